@@ -1,0 +1,1 @@
+//! Puzzle string formats (see issue 2).

@@ -1,0 +1,163 @@
+use crate::ModelError;
+use std::fmt;
+
+/// The smallest supported grid side.
+pub const MIN_SIZE: usize = 3;
+/// The largest supported grid side (digits are stored in 16-bit sets).
+pub const MAX_SIZE: usize = 16;
+
+/// The side N of an N×N grid, 3..=16.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, PartialOrd, Ord)]
+pub struct Size(u8);
+
+impl Size {
+    pub fn new(n: usize) -> Result<Size, ModelError> {
+        if (MIN_SIZE..=MAX_SIZE).contains(&n) {
+            Ok(Size(n as u8))
+        } else {
+            Err(ModelError::SizeOutOfRange(n))
+        }
+    }
+
+    /// N.
+    #[inline]
+    pub fn get(self) -> usize {
+        self.0 as usize
+    }
+
+    /// N².
+    #[inline]
+    pub fn cell_count(self) -> usize {
+        self.get() * self.get()
+    }
+
+    /// The cell at 0-based `row` and `col`.
+    #[inline]
+    pub fn cell(self, row: usize, col: usize) -> CellId {
+        debug_assert!(row < self.get() && col < self.get());
+        CellId((row * self.get() + col) as u16)
+    }
+
+    /// The cell with this reading-order index, if it is inside the grid.
+    pub fn cell_at(self, index: usize) -> Result<CellId, ModelError> {
+        if index < self.cell_count() {
+            Ok(CellId(index as u16))
+        } else {
+            Err(ModelError::CellOutOfRange {
+                index,
+                size: self.get(),
+            })
+        }
+    }
+
+    /// 0-based row of a cell.
+    #[inline]
+    pub fn row(self, cell: CellId) -> usize {
+        cell.index() / self.get()
+    }
+
+    /// 0-based column of a cell.
+    #[inline]
+    pub fn col(self, cell: CellId) -> usize {
+        cell.index() % self.get()
+    }
+
+    /// Every cell in reading order.
+    pub fn cells(self) -> impl Iterator<Item = CellId> + Clone {
+        (0..self.cell_count()).map(|i| CellId(i as u16))
+    }
+
+    /// The cell's name in the solver-log style: `r2c3` (1-based row and column).
+    pub fn cell_name(self, cell: CellId) -> String {
+        format!("r{}c{}", self.row(cell) + 1, self.col(cell) + 1)
+    }
+
+    /// The cell's name in the text format's style: `B3` (row letter, column number).
+    pub fn cell_label(self, cell: CellId) -> String {
+        format!(
+            "{}{}",
+            (b'A' + self.row(cell) as u8) as char,
+            self.col(cell) + 1
+        )
+    }
+
+    /// The sum of every digit, i.e. what each row and column adds up to.
+    pub fn line_total(self) -> u32 {
+        let n = self.get() as u32;
+        n * (n + 1) / 2
+    }
+}
+
+impl fmt::Display for Size {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.0)
+    }
+}
+
+/// A cell, by its reading-order index (row × N + column).
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, PartialOrd, Ord)]
+pub struct CellId(u16);
+
+impl CellId {
+    /// The cell with reading-order index `index` (not checked against a size; see
+    /// [`Size::cell_at`]).
+    #[inline]
+    pub fn new(index: usize) -> CellId {
+        CellId(index as u16)
+    }
+
+    #[inline]
+    pub fn index(self) -> usize {
+        self.0 as usize
+    }
+}
+
+/// A cage, by its position in clue order (the order of each cage's first cell in
+/// reading order, which is also Tatham's clue order and the reference's numbering).
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, PartialOrd, Ord)]
+pub struct CageId(u16);
+
+impl CageId {
+    #[inline]
+    pub fn new(index: usize) -> CageId {
+        CageId(index as u16)
+    }
+
+    #[inline]
+    pub fn index(self) -> usize {
+        self.0 as usize
+    }
+}
+
+impl fmt::Display for CageId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.0)
+    }
+}
+
+/// What a region is: a row, a column, or (KenDoku) a box; each index is 0-based.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub enum RegionKind {
+    Row(usize),
+    Col(usize),
+    Box(usize),
+}
+
+impl fmt::Display for RegionKind {
+    /// `r3`, `c5` or `b2`, 1-based.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            RegionKind::Row(i) => write!(f, "r{}", i + 1),
+            RegionKind::Col(i) => write!(f, "c{}", i + 1),
+            RegionKind::Box(i) => write!(f, "b{}", i + 1),
+        }
+    }
+}
+
+/// A house: N cells that hold every digit exactly once.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct Region {
+    pub kind: RegionKind,
+    /// Cells in reading order.
+    pub cells: Vec<CellId>,
+}

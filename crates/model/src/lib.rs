@@ -1,0 +1,23 @@
+//! The KenKen/Calcudoku puzzle model: what a puzzle *is*, with no solving policy and
+//! no I/O.
+//!
+//! * [`Size`], [`CellId`], [`CageId`]: typed grid coordinates (sizes 3..=16).
+//! * [`Digits`]: a `Copy` bitset of candidate digits.
+//! * [`Op`], [`Cage`], [`Puzzle`]: a validated puzzle whose cages partition the grid
+//!   into edge-connected pieces.
+//! * [`Combinations`]: every assignment of digits to a cage's cells that satisfies
+//!   its clue, with a `bitvec` liveness set so solvers can strike them off.
+
+mod cage;
+mod combinations;
+mod digits;
+mod error;
+mod grid;
+mod puzzle;
+
+pub use cage::{Cage, Op};
+pub use combinations::{Combinations, MAX_COMBINATIONS_PER_CAGE};
+pub use digits::{Digit, Digits, DigitsIter};
+pub use error::ModelError;
+pub use grid::{CageId, CellId, Region, RegionKind, Size, MAX_SIZE, MIN_SIZE};
+pub use puzzle::Puzzle;

@@ -1,0 +1,1 @@
+//! Solving techniques (see issue 3).
