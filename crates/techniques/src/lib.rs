@@ -1,1 +1,3 @@
 //! Solving techniques (see issue 3).
+
+pub mod search;

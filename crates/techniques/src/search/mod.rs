@@ -1,0 +1,1 @@
+//! Exhaustive solution counter (being written).
