@@ -1,0 +1,572 @@
+//! The search itself: a flat, index-based layout of the puzzle and a backtracking
+//! search over per-level copies of a small state.
+//!
+//! Everything is plain integers in flat vectors (cells as `u16`, digit sets as raw
+//! `u16` masks, live combinations as `u64` words) because the inner loops run
+//! millions of times on hard puzzles and must not chase pointers or allocate.
+
+use kenken_model::{Combinations, Digit, Digits, Puzzle};
+
+/// Where a cage's data lives in the flat vectors of [`Layout`].
+#[derive(Clone, Copy, Debug)]
+struct CageInfo {
+    /// Start of the cage's cells in `Layout::cage_cells`.
+    cells: usize,
+    /// Number of cells (the width of every combination).
+    width: usize,
+    /// Start of the cage's combinations in `Layout::combo_bits`.
+    combos: usize,
+    /// Start of the cage's live bitset in a level's live words.
+    words: usize,
+    /// Number of live words (`ceil(combinations / 64)`).
+    nwords: usize,
+}
+
+/// The puzzle, flattened for the search. Immutable while searching.
+pub(super) struct Layout {
+    n: usize,
+    ncells: usize,
+    /// All digits 1..=N as a mask.
+    full: u16,
+    /// The cage of every cell.
+    cell_cage: Vec<u32>,
+    /// `npeers` peers per cell: the other cells of its row, column and box.
+    peers: Vec<u16>,
+    npeers: usize,
+    /// Houses (rows, columns, boxes), `n` cells each.
+    houses: Vec<u16>,
+    cages: Vec<CageInfo>,
+    cage_cells: Vec<u16>,
+    /// Per usable combination, one single-bit digit mask per cage cell. Only the
+    /// combinations that were live in the caller's tables (and whose digits fit the
+    /// grid) are copied, so the search never looks at dead ones.
+    combo_bits: Vec<u16>,
+    /// Number of usable combinations per cage.
+    combo_count: Vec<u32>,
+    /// Live words per search level (all cages).
+    total_words: usize,
+    max_width: usize,
+}
+
+impl Layout {
+    /// Flattens `puzzle` with the live combinations of `tables`.
+    ///
+    /// Panics when `tables` does not match the puzzle's cages (see
+    /// [`super::count_solutions_with`]).
+    pub(super) fn new(puzzle: &Puzzle, tables: &[Combinations]) -> Layout {
+        let size = puzzle.size();
+        let n = size.get();
+        let ncells = size.cell_count();
+        let cages = puzzle.cages();
+        assert_eq!(
+            tables.len(),
+            cages.len(),
+            "one combination table per cage is required"
+        );
+
+        // Peers: row, then column, then the box cells outside both. Every cell has
+        // the same number, so a fixed stride indexes them.
+        let boxes = puzzle.boxes();
+        let box_extra = boxes.map_or(0, |(br, bc)| (br - 1) * (bc - 1));
+        let npeers = 2 * (n - 1) + box_extra;
+        let mut peers = Vec::with_capacity(ncells * npeers);
+        for r in 0..n {
+            for c in 0..n {
+                peers.extend((0..n).filter(|&c2| c2 != c).map(|c2| (r * n + c2) as u16));
+                peers.extend((0..n).filter(|&r2| r2 != r).map(|r2| (r2 * n + c) as u16));
+                if let Some((br, bc)) = boxes {
+                    let (r0, c0) = (r / br * br, c / bc * bc);
+                    for r2 in (r0..r0 + br).filter(|&r2| r2 != r) {
+                        for c2 in (c0..c0 + bc).filter(|&c2| c2 != c) {
+                            peers.push((r2 * n + c2) as u16);
+                        }
+                    }
+                }
+            }
+        }
+        debug_assert_eq!(peers.len(), ncells * npeers);
+
+        let nhouses = if boxes.is_some() { 3 * n } else { 2 * n };
+        let mut houses = Vec::with_capacity(nhouses * n);
+        for r in 0..n {
+            houses.extend((0..n).map(|c| (r * n + c) as u16));
+        }
+        for c in 0..n {
+            houses.extend((0..n).map(|r| (r * n + c) as u16));
+        }
+        if let Some((br, bc)) = boxes {
+            for b in 0..n {
+                let (r0, c0) = (b / (n / bc) * br, b % (n / bc) * bc);
+                for r in r0..r0 + br {
+                    houses.extend((c0..c0 + bc).map(|c| (r * n + c) as u16));
+                }
+            }
+        }
+
+        let mut cell_cage = vec![0u32; ncells];
+        let mut infos = Vec::with_capacity(cages.len());
+        let mut cage_cells = Vec::with_capacity(ncells);
+        let total_combos: usize = tables.iter().map(|t| t.len() * t.width()).sum();
+        let mut combo_bits = Vec::with_capacity(total_combos);
+        let mut combo_count = Vec::with_capacity(cages.len());
+        let mut total_words = 0;
+        let mut max_width = 0;
+        for (g, (cage, table)) in cages.iter().zip(tables).enumerate() {
+            let width = cage.cells.len();
+            assert_eq!(
+                table.width(),
+                width,
+                "combination table {g} does not have its cage's width"
+            );
+            let cells = cage_cells.len();
+            for &cell in &cage.cells {
+                cell_cage[cell.index()] = g as u32;
+                cage_cells.push(cell.index() as u16);
+            }
+            let combos = combo_bits.len();
+            let mut count = 0usize;
+            for i in table.live_indices() {
+                let row = table.row(i);
+                if row.iter().all(|&d| (1..=n).contains(&(d as usize))) {
+                    combo_bits.extend(row.iter().map(|&d| 1u16 << (d - 1)));
+                    count += 1;
+                }
+            }
+            let nwords = count.div_ceil(64);
+            infos.push(CageInfo {
+                cells,
+                width,
+                combos,
+                words: total_words,
+                nwords,
+            });
+            combo_count.push(count as u32);
+            total_words += nwords;
+            max_width = max_width.max(width);
+        }
+
+        Layout {
+            n,
+            ncells,
+            full: Digits::full(n).bits(),
+            cell_cage,
+            peers,
+            npeers,
+            houses,
+            cages: infos,
+            cage_cells,
+            combo_bits,
+            combo_count,
+            total_words,
+            max_width,
+        }
+    }
+
+    #[inline]
+    fn peers_of(&self, cell: usize) -> &[u16] {
+        &self.peers[cell * self.npeers..(cell + 1) * self.npeers]
+    }
+
+    #[inline]
+    fn cells_of(&self, info: &CageInfo) -> &[u16] {
+        &self.cage_cells[info.cells..info.cells + info.width]
+    }
+
+    /// Filters a cage's live combinations against the cell candidates and narrows
+    /// the cells to the digits the survivors use. False on a contradiction (no
+    /// combination left).
+    #[inline]
+    fn revise(
+        &self,
+        cage: usize,
+        st: &mut LevelMut<'_>,
+        work: &mut Work,
+        union: &mut [u16],
+    ) -> bool {
+        let info = &self.cages[cage];
+        let cells = self.cells_of(info);
+        let width = info.width;
+        let union = &mut union[..width];
+        union.fill(0);
+        let words = &mut st.live[info.words..info.words + info.nwords];
+        let combos = &self.combo_bits[info.combos..];
+        let mut count = 0u32;
+        for (wi, word) in words.iter_mut().enumerate() {
+            let mut rest = *word;
+            let mut keep = rest;
+            while rest != 0 {
+                let b = rest.trailing_zeros() as usize;
+                rest &= rest - 1;
+                let bits = &combos[(wi * 64 + b) * width..][..width];
+                if cells
+                    .iter()
+                    .zip(bits)
+                    .all(|(&c, &d)| st.cand[c as usize] & d != 0)
+                {
+                    count += 1;
+                    for (u, &d) in union.iter_mut().zip(bits) {
+                        *u |= d;
+                    }
+                } else {
+                    keep &= !(1u64 << b);
+                }
+            }
+            *word = keep;
+        }
+        if count == 0 {
+            return false;
+        }
+        st.live_count[cage] = count;
+        for (&c, &u) in cells.iter().zip(union.iter()) {
+            // The survivors only use candidates, so this never empties a cell.
+            restrict(st.cand, work, c as usize, u);
+        }
+        true
+    }
+
+    /// Hidden singles and "every digit has a place" in every house. False on a
+    /// contradiction; placements are queued as cell changes.
+    #[inline]
+    fn hidden_singles(&self, cand: &mut [u16], work: &mut Work) -> bool {
+        for house in self.houses.chunks_exact(self.n) {
+            let (mut once, mut twice, mut fixed) = (0u16, 0u16, 0u16);
+            for &c in house {
+                let x = cand[c as usize];
+                twice |= once & x;
+                once |= x;
+                if x & x.wrapping_sub(1) == 0 {
+                    fixed |= x;
+                }
+            }
+            if once != self.full {
+                return false;
+            }
+            let mut singles = once & !twice & !fixed;
+            while singles != 0 {
+                let d = singles & singles.wrapping_neg();
+                singles ^= d;
+                // If two hidden singles share a cell the second finds no cell here;
+                // the next pass reports the digit as missing.
+                if let Some(&c) = house.iter().find(|&&c| cand[c as usize] & d != 0) {
+                    cand[c as usize] = d;
+                    work.push_cell(c as usize);
+                }
+            }
+        }
+        true
+    }
+
+    /// Propagates queued changes to a fixed point. False on a contradiction (the
+    /// queues are then left dirty; the caller clears them).
+    fn propagate(&self, st: &mut LevelMut<'_>, work: &mut Work, union: &mut [u16]) -> bool {
+        loop {
+            while let Some(cell) = work.cells.pop() {
+                let cell = cell as usize;
+                work.cell_queued[cell] = false;
+                work.push_cage(self.cell_cage[cell] as usize);
+                let c = st.cand[cell];
+                if c & (c - 1) == 0 {
+                    // Naked single: a changed cell that is down to one digit is
+                    // placed now; it cannot change again without emptying.
+                    for &p in self.peers_of(cell) {
+                        if !restrict(st.cand, work, p as usize, !c) {
+                            return false;
+                        }
+                    }
+                }
+            }
+            if let Some(cage) = work.cages.pop() {
+                work.cage_queued[cage as usize] = false;
+                if !self.revise(cage as usize, st, work, union) {
+                    return false;
+                }
+                continue;
+            }
+            if !self.hidden_singles(st.cand, work) {
+                return false;
+            }
+            if work.cells.is_empty() {
+                return true;
+            }
+        }
+    }
+}
+
+/// Narrows `cand[cell]` to `mask`, queueing the cell if it changed. False when no
+/// candidate is left.
+#[inline]
+fn restrict(cand: &mut [u16], work: &mut Work, cell: usize, mask: u16) -> bool {
+    let old = cand[cell];
+    let new = old & mask;
+    if new != old {
+        if new == 0 {
+            return false;
+        }
+        cand[cell] = new;
+        work.push_cell(cell);
+    }
+    true
+}
+
+/// Propagation queues. Shared by all levels: they are empty between propagations.
+struct Work {
+    cells: Vec<u16>,
+    cell_queued: Vec<bool>,
+    cages: Vec<u32>,
+    cage_queued: Vec<bool>,
+}
+
+impl Work {
+    #[inline]
+    fn push_cell(&mut self, cell: usize) {
+        if !self.cell_queued[cell] {
+            self.cell_queued[cell] = true;
+            self.cells.push(cell as u16);
+        }
+    }
+
+    #[inline]
+    fn push_cage(&mut self, cage: usize) {
+        if !self.cage_queued[cage] {
+            self.cage_queued[cage] = true;
+            self.cages.push(cage as u32);
+        }
+    }
+
+    fn clear(&mut self) {
+        for c in self.cells.drain(..) {
+            self.cell_queued[c as usize] = false;
+        }
+        for g in self.cages.drain(..) {
+            self.cage_queued[g as usize] = false;
+        }
+    }
+}
+
+/// One level's state, borrowed mutably.
+struct LevelMut<'a> {
+    cand: &'a mut [u16],
+    live: &'a mut [u64],
+    live_count: &'a mut [u32],
+}
+
+/// A backtracking search over one [`Layout`].
+pub(super) struct Search<'a> {
+    lay: &'a Layout,
+    limit: usize,
+    /// Per level: candidates, live words and live counts, at fixed strides.
+    cand: Vec<u16>,
+    live: Vec<u64>,
+    live_count: Vec<u32>,
+    /// Levels allocated so far.
+    levels: usize,
+    work: Work,
+    /// Scratch for [`Layout::revise`]: digits used at each cage position.
+    union: Vec<u16>,
+    solutions: usize,
+    first: Option<Vec<Digit>>,
+    nodes: u64,
+}
+
+impl<'a> Search<'a> {
+    pub(super) fn new(lay: &'a Layout, limit: usize) -> Search<'a> {
+        let ncages = lay.cages.len();
+        // Enough levels for typical searches up front; deeper ones are added once.
+        let levels = 8.min(lay.ncells + 1);
+        Search {
+            lay,
+            limit,
+            cand: vec![0; levels * lay.ncells],
+            live: vec![0; levels * lay.total_words],
+            live_count: vec![0; levels * ncages],
+            levels,
+            work: Work {
+                cells: Vec::with_capacity(lay.ncells),
+                cell_queued: vec![false; lay.ncells],
+                cages: Vec::with_capacity(ncages),
+                cage_queued: vec![false; ncages],
+            },
+            union: vec![0; lay.max_width],
+            solutions: 0,
+            first: None,
+            nodes: 0,
+        }
+    }
+
+    /// Runs the whole search from the puzzle's start (restricted to `candidates`).
+    pub(super) fn run(&mut self, candidates: Option<&[Digits]>) {
+        let lay = self.lay;
+        if let Some(cands) = candidates {
+            assert_eq!(
+                cands.len(),
+                lay.ncells,
+                "one candidate set per cell is required"
+            );
+        }
+        self.nodes = 1;
+        let root = &mut self.cand[..lay.ncells];
+        root.fill(lay.full);
+        if let Some(cands) = candidates {
+            for (cell, d) in cands.iter().enumerate() {
+                if !restrict(root, &mut self.work, cell, d.bits()) {
+                    self.work.clear();
+                    return;
+                }
+            }
+        }
+        for (g, info) in lay.cages.iter().enumerate() {
+            let count = lay.combo_count[g] as usize;
+            let words = &mut self.live[info.words..info.words + info.nwords];
+            words.fill(u64::MAX);
+            if count % 64 != 0 {
+                words[info.nwords - 1] = (1u64 << (count % 64)) - 1;
+            }
+            self.live_count[g] = count as u32;
+            self.work.push_cage(g);
+        }
+        if self.propagate(0) {
+            self.search(0);
+        }
+    }
+
+    pub(super) fn into_results(self) -> (usize, Option<Vec<Digit>>, u64) {
+        (self.solutions, self.first, self.nodes)
+    }
+
+    /// Propagates level `lvl`; on a contradiction the queues are cleared for the
+    /// next attempt.
+    fn propagate(&mut self, lvl: usize) -> bool {
+        let lay = self.lay;
+        let (mut st, work, union) = self.level(lvl);
+        let ok = lay.propagate(&mut st, work, union);
+        if !ok {
+            work.clear();
+        }
+        ok
+    }
+
+    fn level(&mut self, lvl: usize) -> (LevelMut<'_>, &mut Work, &mut [u16]) {
+        let (nc, nw, ng) = (self.lay.ncells, self.lay.total_words, self.lay.cages.len());
+        (
+            LevelMut {
+                cand: &mut self.cand[lvl * nc..(lvl + 1) * nc],
+                live: &mut self.live[lvl * nw..(lvl + 1) * nw],
+                live_count: &mut self.live_count[lvl * ng..(lvl + 1) * ng],
+            },
+            &mut self.work,
+            &mut self.union,
+        )
+    }
+
+    /// Copies level `lvl` into `lvl + 1`, adding levels when the search first gets
+    /// this deep (at most one per cell: every branch places a cell).
+    fn push_level(&mut self, lvl: usize) {
+        let (nc, nw, ng) = (self.lay.ncells, self.lay.total_words, self.lay.cages.len());
+        if lvl + 1 >= self.levels {
+            self.levels = (2 * self.levels).min(nc + 1).max(lvl + 2);
+            self.cand.resize(self.levels * nc, 0);
+            self.live.resize(self.levels * nw, 0);
+            self.live_count.resize(self.levels * ng, 0);
+        }
+        self.cand
+            .copy_within(lvl * nc..(lvl + 1) * nc, (lvl + 1) * nc);
+        self.live
+            .copy_within(lvl * nw..(lvl + 1) * nw, (lvl + 1) * nw);
+        self.live_count
+            .copy_within(lvl * ng..(lvl + 1) * ng, (lvl + 1) * ng);
+    }
+
+    /// Searches below level `lvl`, which is at a fixed point.
+    fn search(&mut self, lvl: usize) {
+        let lay = self.lay;
+        let nc = lay.ncells;
+        let cand = &self.cand[lvl * nc..(lvl + 1) * nc];
+
+        let mut best_cell = usize::MAX;
+        let mut best_k = u32::MAX;
+        for (i, &c) in cand.iter().enumerate() {
+            let k = c.count_ones();
+            if k > 1 && k < best_k {
+                best_k = k;
+                best_cell = i;
+                if k == 2 {
+                    break;
+                }
+            }
+        }
+        if best_cell == usize::MAX {
+            // Every cell is placed and propagation found no clash: a solution.
+            self.solutions += 1;
+            if self.first.is_none() {
+                self.first = Some(
+                    cand.iter()
+                        .map(|&c| c.trailing_zeros() as Digit + 1)
+                        .collect(),
+                );
+            }
+            return;
+        }
+
+        let ng = lay.cages.len();
+        let counts = &self.live_count[lvl * ng..(lvl + 1) * ng];
+        let mut best_cage = usize::MAX;
+        let mut best_l = best_k + 1;
+        for (g, &l) in counts.iter().enumerate() {
+            if l > 1 && l < best_l {
+                best_l = l;
+                best_cage = g;
+                if l == 2 {
+                    break;
+                }
+            }
+        }
+
+        if best_cage != usize::MAX {
+            let info = lay.cages[best_cage];
+            let cells = lay.cells_of(&info);
+            let base = lvl * lay.total_words + info.words;
+            for wi in 0..info.nwords {
+                // The parent's words are not touched by the children (they work one
+                // level down), so reading them word by word is safe.
+                let mut rest = self.live[base + wi];
+                while rest != 0 {
+                    let b = rest.trailing_zeros() as usize;
+                    rest &= rest - 1;
+                    let bits =
+                        &lay.combo_bits[info.combos + (wi * 64 + b) * info.width..][..info.width];
+                    self.push_level(lvl);
+                    let (st, work, _) = self.level(lvl + 1);
+                    for (&c, &d) in cells.iter().zip(bits) {
+                        // A live combination only uses candidates: never empties.
+                        restrict(st.cand, work, c as usize, d);
+                    }
+                    if self.descend(lvl + 1) {
+                        return;
+                    }
+                }
+            }
+        } else {
+            let mut rest = cand[best_cell];
+            while rest != 0 {
+                let d = rest & rest.wrapping_neg();
+                rest ^= d;
+                self.push_level(lvl);
+                let (st, work, _) = self.level(lvl + 1);
+                restrict(st.cand, work, best_cell, d);
+                if self.descend(lvl + 1) {
+                    return;
+                }
+            }
+        }
+    }
+
+    /// Propagates a freshly branched level and searches below it. True when the
+    /// solution limit has been reached and the whole search should stop.
+    fn descend(&mut self, lvl: usize) -> bool {
+        self.nodes += 1;
+        if self.propagate(lvl) {
+            self.search(lvl);
+        }
+        self.solutions >= self.limit
+    }
+}

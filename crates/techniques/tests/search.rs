@@ -1,0 +1,338 @@
+//! The exhaustive solver on real puzzles: the reference corpus (Tatham Keen game IDs,
+//! every one with exactly one solution) and a timing printout.
+//!
+//! The corpus lives outside the repository, in `/work/shared/reference`; set
+//! `KENKEN_REFERENCE_DIR` to point elsewhere.
+
+use kenken_model::{Cage, Combinations, Digit, Op, Puzzle, Size};
+use kenken_techniques::search::{count_solutions, count_solutions_with, solve, Verdict};
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+
+fn reference_dir() -> PathBuf {
+    std::env::var_os("KENKEN_REFERENCE_DIR")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from("/work/shared/reference"))
+}
+
+fn read_reference(name: &str) -> String {
+    let path = reference_dir().join(name);
+    std::fs::read_to_string(&path).unwrap_or_else(|e| {
+        panic!(
+            "cannot read {} ({e}); set KENKEN_REFERENCE_DIR to the reference data",
+            path.display()
+        )
+    })
+}
+
+/// The game IDs of `reference-ratings.ndjson`, in file order.
+fn reference_ids() -> Vec<String> {
+    read_reference("reference-ratings.ndjson")
+        .lines()
+        .filter(|l| !l.trim().is_empty())
+        .map(|l| {
+            let v: serde_json::Value = serde_json::from_str(l).expect("bad NDJSON line");
+            v["puzzle"].as_str().expect("no puzzle field").to_owned()
+        })
+        .collect()
+}
+
+/// A minimal Tatham Keen game ID reader, private to these tests so they do not
+/// depend on the formats crate's progress. No error reporting: the corpus is
+/// well formed, and any surprise panics with the ID.
+fn parse_tatham(id: &str) -> Puzzle {
+    let (params, desc) = id.split_once(':').expect("no ':'");
+    let n: usize = params
+        .chars()
+        .take_while(char::is_ascii_digit)
+        .collect::<String>()
+        .parse()
+        .expect("bad size");
+    let (blocks, clues) = desc.split_once(',').expect("no ','");
+    let size = Size::new(n).unwrap();
+
+    // Edges: n(n-1) vertical ones row by row, then n(n-1) horizontal ones column
+    // by column.
+    let total = 2 * n * (n - 1);
+    let mut edge = vec![false; total];
+    let mut pos = 0;
+    let bytes = blocks.as_bytes();
+    let mut i = 0;
+    while i < bytes.len() {
+        let letter = bytes[i];
+        i += 1;
+        let start = i;
+        while i < bytes.len() && bytes[i].is_ascii_digit() {
+            i += 1;
+        }
+        let repeat = if i > start {
+            blocks[start..i].parse().unwrap()
+        } else {
+            1
+        };
+        for _ in 0..repeat {
+            match letter {
+                b'z' => pos += 25,
+                b'_' | b'a'..=b'y' => {
+                    pos += if letter == b'_' {
+                        0
+                    } else {
+                        (letter - b'a' + 1) as usize
+                    };
+                    if pos < total {
+                        edge[pos] = true;
+                    }
+                    pos += 1;
+                }
+                _ => panic!("bad block letter in {id}"),
+            }
+        }
+    }
+
+    let mut parent: Vec<usize> = (0..n * n).collect();
+    fn root(parent: &mut [usize], mut x: usize) -> usize {
+        while parent[x] != x {
+            parent[x] = parent[parent[x]];
+            x = parent[x];
+        }
+        x
+    }
+    let half = n * (n - 1);
+    for e in 0..half {
+        let (r, c) = (e / (n - 1), e % (n - 1));
+        if !edge[e] {
+            let (a, b) = (
+                root(&mut parent, r * n + c),
+                root(&mut parent, r * n + c + 1),
+            );
+            parent[a] = b;
+        }
+        let (c, r) = (e / (n - 1), e % (n - 1));
+        if !edge[half + e] {
+            let (a, b) = (
+                root(&mut parent, r * n + c),
+                root(&mut parent, (r + 1) * n + c),
+            );
+            parent[a] = b;
+        }
+    }
+    // Cages in order of their first cell, which is the clue order.
+    let mut groups: Vec<(usize, Vec<usize>)> = Vec::new();
+    for cell in 0..n * n {
+        let r = root(&mut parent, cell);
+        match groups.iter_mut().find(|(g, _)| *g == r) {
+            Some((_, cells)) => cells.push(cell),
+            None => groups.push((r, vec![cell])),
+        }
+    }
+
+    let mut clue_list = Vec::new();
+    let cb = clues.as_bytes();
+    let mut i = 0;
+    while i < cb.len() {
+        let op = match cb[i] {
+            b'a' => Op::Add,
+            b's' => Op::Sub,
+            b'm' => Op::Mul,
+            b'd' => Op::Div,
+            _ => panic!("bad clue letter in {id}"),
+        };
+        i += 1;
+        let start = i;
+        while i < cb.len() && cb[i].is_ascii_digit() {
+            i += 1;
+        }
+        clue_list.push((op, clues[start..i].parse::<u64>().unwrap()));
+    }
+    assert_eq!(clue_list.len(), groups.len(), "clue count in {id}");
+    let cages = groups
+        .into_iter()
+        .zip(clue_list)
+        .map(|((_, cells), (op, clue))| {
+            Cage::new(
+                cells
+                    .into_iter()
+                    .map(|c| size.cell_at(c).unwrap())
+                    .collect(),
+                op,
+                clue,
+            )
+        })
+        .collect();
+    Puzzle::new(size, cages).unwrap()
+}
+
+/// Independent check of a solution: range, rows, columns, boxes, cage clues.
+fn assert_valid(p: &Puzzle, sol: &[Digit], id: &str) {
+    let s = p.size();
+    let n = s.get();
+    assert_eq!(sol.len(), n * n, "{id}");
+    for a in s.cells() {
+        let d = sol[a.index()];
+        assert!(
+            (1..=n as Digit).contains(&d),
+            "{id}: digit {d} out of range"
+        );
+        for b in s.cells() {
+            assert!(
+                !p.sees(a, b) || sol[b.index()] != d,
+                "{id}: {a:?} and {b:?} both hold {d}"
+            );
+        }
+    }
+    for cage in p.cages() {
+        let digits: Vec<Digit> = cage.cells.iter().map(|c| sol[c.index()]).collect();
+        assert!(
+            cage.op.holds(&digits, cage.clue),
+            "{id}: cage {cage:?} gets {digits:?}"
+        );
+    }
+}
+
+#[test]
+fn the_parser_reads_cage_shapes() {
+    // From the formats spec: 3x3 whose cages are {r1c1,r2c1}, {r1c2,r2c2}, {r1c3},
+    // {r2c3,r3c3}, {r3c1,r3c2}.
+    let p = parse_tatham("3:_4a3_a,a3a5a1a5a4");
+    assert_eq!(p.cages().len(), 5);
+    let s = p.size();
+    assert_eq!(p.cage_of(s.cell(0, 0)), p.cage_of(s.cell(1, 0)));
+    assert_eq!(p.cage_of(s.cell(2, 0)), p.cage_of(s.cell(2, 1)));
+    assert_eq!(p.cage(p.cage_of(s.cell(0, 2))).op, Op::Given);
+    let out = solve(&p).unwrap();
+    assert_eq!(out.verdict, Verdict::Unique);
+    assert_eq!(out.solution.unwrap(), vec![2, 3, 1, 1, 2, 3, 3, 1, 2]);
+}
+
+#[test]
+fn every_reference_puzzle_is_unique() {
+    let ids = reference_ids();
+    assert!(ids.len() > 1000, "the corpus has {} puzzles", ids.len());
+    for id in &ids {
+        let p = parse_tatham(id);
+        let out = solve(&p).unwrap();
+        assert_eq!(out.verdict, Verdict::Unique, "{id}");
+        assert_eq!(out.solutions_found, 1, "{id}");
+        assert_valid(&p, out.solution.as_ref().unwrap(), id);
+
+        // With tables and candidates supplied, and with the solution pinned.
+        let tables: Vec<Combinations> = p.cage_ids().map(|g| p.combinations(g).unwrap()).collect();
+        let again = count_solutions_with(&p, &tables, None, 2);
+        assert_eq!(again, out, "{id}");
+    }
+}
+
+#[test]
+fn a_wrong_digit_makes_a_reference_puzzle_impossible() {
+    for id in reference_ids().iter().step_by(25) {
+        let p = parse_tatham(id);
+        let sol = solve(&p).unwrap().solution.unwrap();
+        let n = p.size().get();
+        let tables: Vec<Combinations> = p.cage_ids().map(|g| p.combinations(g).unwrap()).collect();
+        // Forbid the true digit of the middle cell.
+        let mid = n * n / 2;
+        let mut cands = vec![kenken_model::Digits::full(n); n * n];
+        cands[mid].remove(sol[mid]);
+        let out = count_solutions_with(&p, &tables, Some(&cands), 2);
+        assert_eq!(out.verdict, Verdict::Impossible, "{id}");
+    }
+}
+
+#[test]
+fn reference_test_grids_are_solved() {
+    // The reference solver's own test puzzles: some use − or ÷ on larger cages and
+    // one omits the final virtual edge; all of them are expected to be unique.
+    let text = read_reference("testgrids.json");
+    let v: serde_json::Value = serde_json::from_str(&text).unwrap();
+    let mut seen = 0;
+    for (category, list) in v.as_object().unwrap() {
+        for id in list.as_array().unwrap() {
+            let id = id.as_str().unwrap();
+            let p = parse_tatham(id);
+            let out = count_solutions(&p, 2).unwrap();
+            assert_eq!(out.verdict, Verdict::Unique, "{category}: {id}");
+            assert_valid(&p, out.solution.as_ref().unwrap(), id);
+            seen += 1;
+        }
+    }
+    assert!(seen >= 40);
+}
+
+fn percentile(sorted: &[Duration], q: f64) -> Duration {
+    let i = ((sorted.len() as f64 - 1.0) * q).round() as usize;
+    sorted[i]
+}
+
+/// Best of a few runs, to keep scheduler noise out of a per-puzzle time.
+fn best_of<T>(runs: usize, mut f: impl FnMut() -> T) -> Duration {
+    (0..runs)
+        .map(|_| {
+            let t = Instant::now();
+            std::hint::black_box(f());
+            t.elapsed()
+        })
+        .min()
+        .unwrap()
+}
+
+#[test]
+#[ignore = "timing printout; run with --release -- --ignored --nocapture"]
+fn timing_by_size() {
+    let ids = reference_ids();
+    let puzzles: Vec<Puzzle> = ids.iter().map(|id| parse_tatham(id)).collect();
+    println!(
+        "{:>4} {:>5} | {:>27} | {:>27} | {:>27} | {:>7} {:>6}",
+        "size",
+        "count",
+        "full solve med / p99 / max",
+        "search only med / p99 / max",
+        "tables only med / p99 / max",
+        "nodes~",
+        "nodes^"
+    );
+    for n in 3..=9 {
+        let group: Vec<&Puzzle> = puzzles.iter().filter(|p| p.size().get() == n).collect();
+        if group.is_empty() {
+            continue;
+        }
+        let mut full = Vec::new();
+        let mut search = Vec::new();
+        let mut tables_only = Vec::new();
+        let mut nodes = Vec::new();
+        for p in &group {
+            full.push(best_of(5, || solve(p).unwrap()));
+            let tables: Vec<Combinations> =
+                p.cage_ids().map(|g| p.combinations(g).unwrap()).collect();
+            search.push(best_of(5, || count_solutions_with(p, &tables, None, 2)));
+            tables_only.push(best_of(5, || {
+                p.cage_ids()
+                    .map(|g| p.combinations(g).unwrap())
+                    .collect::<Vec<_>>()
+            }));
+            nodes.push(solve(p).unwrap().nodes);
+        }
+        full.sort();
+        search.sort();
+        tables_only.sort();
+        nodes.sort();
+        let fmt = |v: &[Duration]| {
+            format!(
+                "{:>7.1} / {:>7.1} / {:>7.1}",
+                percentile(v, 0.5).as_secs_f64() * 1e6,
+                percentile(v, 0.99).as_secs_f64() * 1e6,
+                v.last().unwrap().as_secs_f64() * 1e6
+            )
+        };
+        println!(
+            "{:>4} {:>5} | {} | {} | {} | {:>7} {:>6}",
+            n,
+            group.len(),
+            fmt(&full),
+            fmt(&search),
+            fmt(&tables_only),
+            nodes[nodes.len() / 2],
+            nodes.last().unwrap()
+        );
+    }
+    println!("times in µs (best of 5 runs per puzzle); nodes: median, max");
+}
