@@ -1,4 +1,4 @@
-use crate::{CellId, Op};
+use crate::Op;
 use thiserror::Error;
 
 /// Why a puzzle cannot be built. Every variant names the rule broken and where.
@@ -31,10 +31,4 @@ pub enum ModelError {
         cols: usize,
         size: usize,
     },
-}
-
-impl ModelError {
-    pub(crate) fn cell_name(size: crate::Size, cell: CellId) -> String {
-        size.cell_name(cell)
-    }
 }

@@ -290,7 +290,10 @@ mod tests {
     #[test]
     fn kendoku_boxes() {
         let s = Size::new(6).unwrap();
-        let cages = s.cells().map(|c| Cage::new(vec![c], Op::Given, 1)).collect();
+        let cages = s
+            .cells()
+            .map(|c| Cage::new(vec![c], Op::Given, 1))
+            .collect();
         let p = Puzzle::new_kendoku(s, cages, 2, 3).unwrap();
         assert_eq!(p.box_of(s.cell(0, 3)), Some(1));
         assert_eq!(p.box_of(s.cell(2, 0)), Some(2));

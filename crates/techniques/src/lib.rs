@@ -1,3 +1,27 @@
-//! Solving techniques (see issue 3).
+//! How a KenKen puzzle is solved by a person, and how hard that is.
+//!
+//! * [`State`]: candidates per cell and live combinations per cage, propagated to a
+//!   fixed point (naked singles and the combination filter, rating 0).
+//! * [`Technique`]: one file per technique under `techniques/`, each finding the next
+//!   [`Step`] in the specified order; [`ladder::LADDER`] orders them.
+//! * [`Step`]: plain data (technique, rating, justification, removals) with a
+//!   one-line text in the reference solver's style.
+//! * [`Grader`]: the stepping loop, giving a [`Grade`] (status, max, total, depth).
+//! * [`search`]: an exhaustive solution counter, the independent check of it all.
 
+mod grade;
+pub mod ladder;
+mod layout;
+mod rating;
 pub mod search;
+mod state;
+mod step;
+mod technique;
+pub mod techniques;
+
+pub use grade::{Grade, Grader, Status};
+pub use layout::Layout;
+pub use rating::Rating;
+pub use state::{Contradiction, State};
+pub use step::{fish_name, subset_name, Axis, CageCut, Reason, Slice, Step};
+pub use technique::{Context, Options, Technique, TechniqueKind};

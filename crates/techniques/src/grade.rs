@@ -1,0 +1,235 @@
+//! The stepping loop: propagate, then repeatedly take the first step of the ladder,
+//! apply it and propagate again, until the grid is solved or nothing applies.
+
+use crate::search::{self, Verdict};
+use crate::{ladder, Context, Layout, Options, Rating, State, Step, TechniqueKind};
+use kenken_model::{CageId, Digit, ModelError, Puzzle};
+use std::fmt;
+use std::sync::Arc;
+
+/// How a grading run ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Status {
+    /// Every cell placed.
+    Solved,
+    /// Nothing applies any more; the puzzle has one solution, beyond these techniques.
+    Stuck,
+    /// The puzzle has no solution.
+    Impossible,
+    /// The puzzle has several solutions (so the ladder, which only removes what no
+    /// solution uses, gets stuck).
+    Ambiguous,
+}
+
+impl Status {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Status::Solved => "solved",
+            Status::Stuck => "stuck",
+            Status::Impossible => "impossible",
+            Status::Ambiguous => "ambiguous",
+        }
+    }
+}
+
+impl fmt::Display for Status {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// The outcome of one ladder run.
+#[derive(Clone, Debug)]
+pub struct Grade {
+    pub status: Status,
+    /// The hardest rating used (0 when propagation alone solves it, or so far when
+    /// stuck).
+    pub max: Rating,
+    /// The sum of all step ratings.
+    pub total: Rating,
+    /// Every step in order, naked singles included.
+    pub steps: Vec<Step>,
+    /// The number of steps that are not propagation.
+    pub ladder_steps: usize,
+    /// The largest number of cages combined by a cage-combination step (1 if none):
+    /// mode c's "max depth".
+    pub depth: usize,
+    /// The grid reached, reading order, 0 for unplaced cells.
+    pub grid: Vec<Digit>,
+    /// The first step that removed the true digit or combination (only when checking
+    /// was asked for and the puzzle has a unique solution). Always `None` unless a
+    /// technique is unsound.
+    pub unsound_step: Option<usize>,
+}
+
+impl Grade {
+    pub fn solved(&self) -> bool {
+        self.status == Status::Solved
+    }
+}
+
+/// A puzzle ready to be graded: its layout (combination tables) and the exhaustive
+/// search's verdict, shared by every mode's run.
+#[derive(Clone, Debug)]
+pub struct Grader {
+    layout: Arc<Layout>,
+    verdict: Verdict,
+    solution: Option<Vec<Digit>>,
+}
+
+impl Grader {
+    /// Builds the combination tables and counts solutions (up to 2).
+    pub fn new(puzzle: &Puzzle) -> Result<Grader, ModelError> {
+        let layout = Arc::new(Layout::new(puzzle)?);
+        let outcome = search::count_solutions_with(puzzle, &layout.tables, None, 2);
+        Ok(Grader {
+            layout,
+            verdict: outcome.verdict,
+            solution: outcome.solution,
+        })
+    }
+
+    pub fn puzzle(&self) -> &Puzzle {
+        self.layout.puzzle()
+    }
+
+    pub fn layout(&self) -> &Arc<Layout> {
+        &self.layout
+    }
+
+    pub fn verdict(&self) -> Verdict {
+        self.verdict
+    }
+
+    /// The solution when it is unique.
+    pub fn solution(&self) -> Option<&[Digit]> {
+        match self.verdict {
+            Verdict::Unique => self.solution.as_deref(),
+            _ => None,
+        }
+    }
+
+    /// The propagated starting state (for hints and step-by-step use).
+    pub fn start(&self) -> (State, Vec<Step>) {
+        let mut state = State::from_layout(Arc::clone(&self.layout));
+        let singles = state.propagate().unwrap_or_default();
+        state.take_changed_cages();
+        (state, singles)
+    }
+
+    /// Runs the ladder. With `check`, every step is verified against the unique
+    /// solution and the first one that removes it is reported in
+    /// [`Grade::unsound_step`].
+    pub fn grade(&self, options: Options, check: bool) -> Grade {
+        let mut state = State::from_layout(Arc::clone(&self.layout));
+        let mut ctx = Context::new(options, self.layout.cage_count());
+        let truth = if check {
+            self.solution().map(|s| Truth::new(&self.layout, s))
+        } else {
+            None
+        };
+        let mut steps = Vec::new();
+        let mut unsound_step = None;
+        let mut status = match state.propagate() {
+            Ok(singles) => {
+                steps.extend(singles);
+                None
+            }
+            Err(_) => Some(Status::Impossible),
+        };
+        state.take_changed_cages();
+        while status.is_none() {
+            if state.is_solved() {
+                status = Some(Status::Solved);
+                break;
+            }
+            let Some(step) = ladder::next_step(&state, &mut ctx) else {
+                status = Some(match self.verdict {
+                    Verdict::Impossible => Status::Impossible,
+                    Verdict::Ambiguous => Status::Ambiguous,
+                    Verdict::Unique => Status::Stuck,
+                });
+                break;
+            };
+            state.apply(&step);
+            steps.push(step);
+            let index = steps.len() - 1;
+            match state.propagate() {
+                Ok(singles) => steps.extend(singles),
+                Err(_) => status = Some(Status::Impossible),
+            }
+            if unsound_step.is_none() {
+                if let Some(t) = &truth {
+                    if !t.holds_in(&state) {
+                        unsound_step = Some(index);
+                    }
+                }
+            }
+            let changed = state.take_changed_cages();
+            ctx.cages_changed(&changed);
+        }
+        let ladder: Vec<&Step> = steps.iter().filter(|s| !s.is_propagation()).collect();
+        let depth = ladder
+            .iter()
+            .filter(|s| s.technique == TechniqueKind::CageCombination)
+            .map(|s| match &s.reason {
+                crate::Reason::CageCombination { cages } => cages.len(),
+                _ => 1,
+            })
+            .max()
+            .unwrap_or(1);
+        Grade {
+            status: status.unwrap_or(Status::Stuck),
+            max: ladder
+                .iter()
+                .map(|s| s.rating)
+                .max()
+                .unwrap_or(Rating::ZERO),
+            total: ladder.iter().map(|s| s.rating).sum(),
+            ladder_steps: ladder.len(),
+            depth,
+            grid: state.grid(),
+            steps,
+            unsound_step,
+        }
+    }
+}
+
+/// The unique solution, as digits per cell and the true combination per cage.
+struct Truth {
+    digits: Vec<Digit>,
+    combos: Vec<Option<usize>>,
+}
+
+impl Truth {
+    fn new(layout: &Layout, solution: &[Digit]) -> Truth {
+        let combos = (0..layout.cage_count())
+            .map(|c| {
+                let cage = CageId::new(c);
+                let want: Vec<Digit> = layout
+                    .cage_cells(cage)
+                    .iter()
+                    .map(|cell| solution[cell.index()])
+                    .collect();
+                let table = layout.table(cage);
+                (0..table.len()).find(|&i| table.row(i) == want.as_slice())
+            })
+            .collect();
+        Truth {
+            digits: solution.to_vec(),
+            combos,
+        }
+    }
+
+    /// Whether the state still allows the solution.
+    fn holds_in(&self, state: &State) -> bool {
+        let size = state.puzzle().size();
+        size.cells()
+            .all(|c| state.candidates(c).contains(self.digits[c.index()]))
+            && self
+                .combos
+                .iter()
+                .enumerate()
+                .all(|(c, i)| i.is_some_and(|i| state.live(CageId::new(c))[i]))
+    }
+}

@@ -1,0 +1,162 @@
+//! What never changes while a puzzle is solved: cage cells, combination tables and
+//! their line footprints, regions and peers. Built once per puzzle and shared by every
+//! [`State`](crate::State) of it.
+
+use kenken_model::{CageId, CellId, Combinations, Digit, ModelError, Puzzle, Region, RegionKind};
+
+/// Static, shared facts about a puzzle that the techniques look up in their loops.
+#[derive(Debug)]
+pub struct Layout {
+    pub(crate) puzzle: Puzzle,
+    pub(crate) n: usize,
+    /// Initial combination tables, one per cage in clue order.
+    pub(crate) tables: Vec<Combinations>,
+    /// (cage, position in the cage) of each cell.
+    pub(crate) cell_cage: Vec<(CageId, usize)>,
+    /// Rows, then columns, then KenDoku boxes.
+    pub(crate) regions: Vec<Region>,
+    /// The regions (indices into `regions`) holding each cell.
+    pub(crate) cell_regions: Vec<Vec<usize>>,
+    /// Cells that must differ from each cell.
+    pub(crate) peers: Vec<Vec<CellId>>,
+    /// Words per footprint (see [`Layout::footprint`]).
+    pub(crate) fp_words: usize,
+    /// Per cage, the footprints of its combinations, `fp_words` each.
+    footprints: Vec<Vec<u64>>,
+    /// Per cage, the cages it can clash with (a cell of one sees a cell of the other).
+    pub(crate) cage_links: Vec<Vec<bool>>,
+}
+
+impl Layout {
+    /// Builds the layout, enumerating every cage's combinations.
+    pub fn new(puzzle: &Puzzle) -> Result<Layout, ModelError> {
+        let size = puzzle.size();
+        let n = size.get();
+        let tables = puzzle
+            .cage_ids()
+            .map(|id| puzzle.combinations(id))
+            .collect::<Result<Vec<_>, _>>()?;
+        let mut cell_cage = vec![(CageId::new(0), 0); size.cell_count()];
+        for id in puzzle.cage_ids() {
+            for (pos, &cell) in puzzle.cage(id).cells.iter().enumerate() {
+                cell_cage[cell.index()] = (id, pos);
+            }
+        }
+        let regions = puzzle.regions();
+        let mut cell_regions = vec![Vec::new(); size.cell_count()];
+        for (ri, region) in regions.iter().enumerate() {
+            for &c in &region.cells {
+                cell_regions[c.index()].push(ri);
+            }
+        }
+        let peers = size
+            .cells()
+            .map(|a| size.cells().filter(|&b| puzzle.sees(a, b)).collect())
+            .collect();
+        let fp_words = (regions.len() * n).div_ceil(64);
+        let footprints = puzzle
+            .cage_ids()
+            .map(|id| {
+                let table = &tables[id.index()];
+                let cells = &puzzle.cage(id).cells;
+                let mut out = vec![0u64; table.len() * fp_words];
+                for i in 0..table.len() {
+                    let fp = &mut out[i * fp_words..(i + 1) * fp_words];
+                    for (pos, &d) in table.row(i).iter().enumerate() {
+                        for &r in &cell_regions[cells[pos].index()] {
+                            let bit = r * n + (d as usize - 1);
+                            fp[bit / 64] |= 1 << (bit % 64);
+                        }
+                    }
+                }
+                out
+            })
+            .collect();
+        let cages = puzzle.cages();
+        let cage_links = cages
+            .iter()
+            .map(|a| {
+                cages
+                    .iter()
+                    .map(|b| {
+                        a != b
+                            && a.cells
+                                .iter()
+                                .any(|&x| b.cells.iter().any(|&y| puzzle.sees(x, y)))
+                    })
+                    .collect()
+            })
+            .collect();
+        Ok(Layout {
+            puzzle: puzzle.clone(),
+            n,
+            tables,
+            cell_cage,
+            regions,
+            cell_regions,
+            peers,
+            fp_words,
+            footprints,
+            cage_links,
+        })
+    }
+
+    pub fn puzzle(&self) -> &Puzzle {
+        &self.puzzle
+    }
+
+    /// N.
+    pub fn n(&self) -> usize {
+        self.n
+    }
+
+    /// The initial combination table of a cage.
+    pub fn table(&self, cage: CageId) -> &Combinations {
+        &self.tables[cage.index()]
+    }
+
+    /// Digits of combination `i` of `cage`, in the cage's cell order.
+    #[inline]
+    pub fn combination(&self, cage: CageId, i: usize) -> &[Digit] {
+        self.tables[cage.index()].row(i)
+    }
+
+    /// Cells of a cage, reading order.
+    #[inline]
+    pub fn cage_cells(&self, cage: CageId) -> &[CellId] {
+        &self.puzzle.cage(cage).cells
+    }
+
+    pub fn cage_count(&self) -> usize {
+        self.tables.len()
+    }
+
+    /// Rows, then columns, then KenDoku boxes.
+    pub fn regions(&self) -> &[Region] {
+        &self.regions
+    }
+
+    /// Index of the row/column region of kind `kind` in [`Layout::regions`].
+    pub fn region_index(&self, kind: RegionKind) -> usize {
+        match kind {
+            RegionKind::Row(r) => r,
+            RegionKind::Col(c) => self.n + c,
+            RegionKind::Box(b) => 2 * self.n + b,
+        }
+    }
+
+    /// The set of (region, digit) pairs combination `i` of `cage` occupies, as a bit
+    /// set of `fp_words` words (bit `region * n + digit - 1`). Two combinations of
+    /// different cages can stand together exactly when their footprints are disjoint.
+    #[inline]
+    pub fn footprint(&self, cage: CageId, i: usize) -> &[u64] {
+        let w = self.fp_words;
+        &self.footprints[cage.index()][i * w..(i + 1) * w]
+    }
+
+    /// Whether two cages can clash (some cell of one sees some cell of the other).
+    #[inline]
+    pub fn linked(&self, a: CageId, b: CageId) -> bool {
+        self.cage_links[a.index()][b.index()]
+    }
+}

@@ -1,0 +1,339 @@
+//! The solving state: candidates per cell, live combinations per cage, placed cells;
+//! and propagation (rating 0) to a fixed point.
+
+use crate::step::{CageCut, Reason, Step};
+use crate::{Layout, TechniqueKind};
+use bitvec::vec::BitVec;
+use kenken_model::{CageId, CellId, Digit, Digits, ModelError, Puzzle};
+use std::sync::Arc;
+use thiserror::Error;
+
+/// Propagation ran into an empty cell or an empty cage: the state has no solution.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum Contradiction {
+    #[error("cell {0} has no candidate left")]
+    EmptyCell(String),
+    #[error("cage {0} has no combination left")]
+    EmptyCage(CageId),
+}
+
+/// Candidates of every cell and the live combinations of every cage.
+///
+/// Invariant after [`State::propagate`]: every cell's candidates are exactly the
+/// digits its cage's live combinations put there, and every cell with a single
+/// candidate is placed with that digit removed from its peers.
+#[derive(Clone, Debug)]
+pub struct State {
+    layout: Arc<Layout>,
+    cand: Vec<Digits>,
+    placed: Vec<bool>,
+    live: Vec<BitVec>,
+    live_count: Vec<usize>,
+    /// Cages whose live combinations changed since [`State::take_changed_cages`].
+    changed: Vec<bool>,
+    /// Cages that must be filtered by the next propagation.
+    dirty: Vec<bool>,
+}
+
+impl State {
+    /// The initial state of a puzzle, before any propagation.
+    pub fn new(puzzle: &Puzzle) -> Result<State, ModelError> {
+        Ok(State::from_layout(Arc::new(Layout::new(puzzle)?)))
+    }
+
+    /// The initial state over an already built layout.
+    pub fn from_layout(layout: Arc<Layout>) -> State {
+        let cells = layout.puzzle.size().cell_count();
+        let cages = layout.cage_count();
+        let live: Vec<BitVec> = layout.tables.iter().map(|t| t.live.clone()).collect();
+        let live_count = live.iter().map(|l| l.count_ones()).collect();
+        let mut s = State {
+            cand: vec![Digits::full(layout.n); cells],
+            placed: vec![false; cells],
+            live,
+            live_count,
+            changed: vec![false; cages],
+            dirty: vec![true; cages],
+            layout,
+        };
+        for cage in 0..cages {
+            s.recompute_candidates(CageId::new(cage));
+        }
+        s
+    }
+
+    pub fn layout(&self) -> &Layout {
+        &self.layout
+    }
+
+    /// A shared handle on the layout (to build sibling states cheaply).
+    pub fn layout_arc(&self) -> &Arc<Layout> {
+        &self.layout
+    }
+
+    pub fn puzzle(&self) -> &Puzzle {
+        &self.layout.puzzle
+    }
+
+    /// N.
+    #[inline]
+    pub fn n(&self) -> usize {
+        self.layout.n
+    }
+
+    #[inline]
+    pub fn candidates(&self, cell: CellId) -> Digits {
+        self.cand[cell.index()]
+    }
+
+    /// Whether the cell has been placed (its single candidate propagated).
+    #[inline]
+    pub fn is_placed(&self, cell: CellId) -> bool {
+        self.placed[cell.index()]
+    }
+
+    /// The cell's digit once it is placed.
+    pub fn value(&self, cell: CellId) -> Option<Digit> {
+        if self.placed[cell.index()] {
+            self.cand[cell.index()].single_digit()
+        } else {
+            None
+        }
+    }
+
+    /// Whether every cell is placed.
+    pub fn is_solved(&self) -> bool {
+        self.placed.iter().all(|&p| p)
+    }
+
+    /// The live combinations of a cage.
+    #[inline]
+    pub fn live(&self, cage: CageId) -> &BitVec {
+        &self.live[cage.index()]
+    }
+
+    #[inline]
+    pub fn live_count(&self, cage: CageId) -> usize {
+        self.live_count[cage.index()]
+    }
+
+    /// Indices of the cage's live combinations.
+    pub fn live_combinations(&self, cage: CageId) -> impl Iterator<Item = usize> + '_ {
+        self.live[cage.index()].iter_ones()
+    }
+
+    /// The grid as digits in reading order, 0 for unplaced cells.
+    pub fn grid(&self) -> Vec<Digit> {
+        self.puzzle()
+            .size()
+            .cells()
+            .map(|c| self.value(c).unwrap_or(0))
+            .collect()
+    }
+
+    /// Cages whose combinations changed since the last call (for techniques that
+    /// only revisit what changed).
+    pub fn take_changed_cages(&mut self) -> Vec<CageId> {
+        let mut out = Vec::new();
+        for (i, c) in self.changed.iter_mut().enumerate() {
+            if std::mem::take(c) {
+                out.push(CageId::new(i));
+            }
+        }
+        out
+    }
+
+    /// Applies a step's own removals (not the propagation that follows).
+    pub fn apply(&mut self, step: &Step) {
+        for cut in &step.cuts {
+            for &i in &cut.removed {
+                self.kill(cut.cage, i as usize);
+            }
+        }
+        for &(cell, d) in &step.eliminations {
+            self.eliminate(cell, d);
+        }
+    }
+
+    /// Removes a candidate (its cage's combinations using it are filtered by the next
+    /// propagation).
+    pub fn eliminate(&mut self, cell: CellId, d: Digit) {
+        let c = &mut self.cand[cell.index()];
+        if c.contains(d) {
+            c.remove(d);
+            self.dirty[self.layout.cell_cage[cell.index()].0.index()] = true;
+        }
+    }
+
+    fn kill(&mut self, cage: CageId, i: usize) {
+        let l = &mut self.live[cage.index()];
+        if l[i] {
+            l.set(i, false);
+            self.live_count[cage.index()] -= 1;
+            self.changed[cage.index()] = true;
+            self.dirty[cage.index()] = true;
+        }
+    }
+
+    /// Runs the combination filter and naked singles to a fixed point; returns the
+    /// naked-single steps in the order they were placed.
+    pub fn propagate(&mut self) -> Result<Vec<Step>, Contradiction> {
+        let mut singles = Vec::new();
+        loop {
+            let mut any = false;
+            for cage in 0..self.dirty.len() {
+                if std::mem::take(&mut self.dirty[cage]) {
+                    any = true;
+                    self.filter_cage(CageId::new(cage))?;
+                }
+            }
+            // Place every new single, reading order.
+            let size = self.puzzle().size();
+            for cell in size.cells() {
+                if self.placed[cell.index()] {
+                    continue;
+                }
+                if let Some(d) = self.cand[cell.index()].single_digit() {
+                    any = true;
+                    self.placed[cell.index()] = true;
+                    singles.push(Step::naked_single(cell, d));
+                    for k in 0..self.layout.peers[cell.index()].len() {
+                        let p = self.layout.peers[cell.index()][k];
+                        self.eliminate(p, d);
+                        if self.cand[p.index()].is_empty() {
+                            return Err(Contradiction::EmptyCell(size.cell_name(p)));
+                        }
+                    }
+                }
+            }
+            if !any {
+                return Ok(singles);
+            }
+        }
+    }
+
+    /// Drops the cage's combinations that use a digit no longer a candidate of its
+    /// cell, then recomputes the cage cells' candidates from the survivors.
+    fn filter_cage(&mut self, cage: CageId) -> Result<(), Contradiction> {
+        let layout = Arc::clone(&self.layout);
+        let cells = layout.cage_cells(cage);
+        let masks: Vec<Digits> = cells.iter().map(|c| self.cand[c.index()]).collect();
+        let live = &mut self.live[cage.index()];
+        let mut removed = 0;
+        let mut i = 0;
+        while let Some(off) = live[i..].first_one() {
+            i += off;
+            let row = layout.combination(cage, i);
+            if row.iter().zip(&masks).any(|(&d, m)| !m.contains(d)) {
+                live.set(i, false);
+                removed += 1;
+            }
+            i += 1;
+        }
+        if removed > 0 {
+            self.live_count[cage.index()] -= removed;
+            self.changed[cage.index()] = true;
+        }
+        if self.live_count[cage.index()] == 0 {
+            return Err(Contradiction::EmptyCage(cage));
+        }
+        self.recompute_candidates(cage);
+        for &c in cells {
+            if self.cand[c.index()].is_empty() {
+                return Err(Contradiction::EmptyCell(self.puzzle().size().cell_name(c)));
+            }
+        }
+        Ok(())
+    }
+
+    fn recompute_candidates(&mut self, cage: CageId) {
+        let layout = &self.layout;
+        let cells = layout.cage_cells(cage);
+        let mut union = [Digits::EMPTY; 64];
+        let width = cells.len();
+        let mut extra: Vec<Digits> = Vec::new();
+        let union: &mut [Digits] = if width <= 64 {
+            &mut union[..width]
+        } else {
+            extra.resize(width, Digits::EMPTY);
+            &mut extra
+        };
+        for i in self.live[cage.index()].iter_ones() {
+            for (u, &d) in union.iter_mut().zip(layout.combination(cage, i)) {
+                u.insert(d);
+            }
+        }
+        for (pos, &c) in cells.iter().enumerate() {
+            self.cand[c.index()] &= union[pos];
+        }
+    }
+
+    /// The candidates each position of a cage would keep if only the combinations in
+    /// `keep` stayed live, compared with now: the (cell, digit) eliminations that
+    /// removing the others causes directly.
+    pub fn eliminations_from_cut(&self, cage: CageId, removed: &[u32]) -> Vec<(CellId, Digit)> {
+        let cells = self.layout.cage_cells(cage);
+        let mut keep = vec![Digits::EMPTY; cells.len()];
+        let mut r = removed.iter().peekable();
+        for i in self.live_combinations(cage) {
+            while r.peek().is_some_and(|&&x| (x as usize) < i) {
+                r.next();
+            }
+            if r.peek().is_some_and(|&&x| x as usize == i) {
+                continue;
+            }
+            for (k, &d) in keep.iter_mut().zip(self.layout.combination(cage, i)) {
+                k.insert(d);
+            }
+        }
+        let mut out = Vec::new();
+        for (pos, &c) in cells.iter().enumerate() {
+            for d in self.cand[c.index()].difference(keep[pos]) {
+                out.push((c, d));
+            }
+        }
+        out
+    }
+
+    /// A step that keeps only the live combinations of `cage` for which `keep` holds,
+    /// as a [`CageCut`] (None when nothing would be removed).
+    pub fn cut_where(
+        &self,
+        cage: CageId,
+        mut keep: impl FnMut(&[Digit]) -> bool,
+    ) -> Option<CageCut> {
+        let removed: Vec<u32> = self
+            .live_combinations(cage)
+            .filter(|&i| !keep(self.layout.combination(cage, i)))
+            .map(|i| i as u32)
+            .collect();
+        (!removed.is_empty()).then(|| CageCut {
+            cage,
+            before: self.live_count(cage),
+            after: self.live_count(cage) - removed.len(),
+            removed,
+        })
+    }
+
+    /// Builds a step from combination cuts, filling in the direct eliminations.
+    pub fn step_from_cuts(
+        &self,
+        technique: TechniqueKind,
+        rating: crate::Rating,
+        reason: Reason,
+        cuts: Vec<CageCut>,
+    ) -> Step {
+        let mut eliminations = Vec::new();
+        for cut in &cuts {
+            eliminations.extend(self.eliminations_from_cut(cut.cage, &cut.removed));
+        }
+        Step {
+            technique,
+            rating,
+            reason,
+            placements: Vec::new(),
+            eliminations,
+            cuts,
+        }
+    }
+}

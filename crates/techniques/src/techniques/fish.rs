@@ -1,0 +1,100 @@
+//! Fish (X-Wing, Swordfish, Jellyfish, …; rating 2 + (k−2)/10, at most 2.9): for a
+//! digit, k rows whose possible places lie in exactly k columns; those columns lose
+//! the digit in every other row. Then the same with rows and columns swapped.
+
+use super::hidden_subset::size_rating;
+use crate::step::Reason;
+use crate::{Context, State, Step, Technique, TechniqueKind};
+use itertools::Itertools;
+use kenken_model::{CellId, RegionKind};
+use std::ops::RangeInclusive;
+
+pub struct Fish;
+
+impl Technique for Fish {
+    fn kinds(&self) -> &'static [TechniqueKind] {
+        &[TechniqueKind::Fish]
+    }
+
+    fn sizes(&self, state: &State, _ctx: &Context) -> RangeInclusive<usize> {
+        2..=state.n() / 2
+    }
+
+    fn find(&self, state: &State, _ctx: &mut Context, k: usize) -> Option<Step> {
+        let n = state.n();
+        let size = state.puzzle().size();
+        for d in 1..=n as u8 {
+            for rows_first in [true, false] {
+                let cell = |line: usize, across: usize| {
+                    if rows_first {
+                        size.cell(line, across)
+                    } else {
+                        size.cell(across, line)
+                    }
+                };
+                let kind = |line: usize, base: bool| {
+                    if rows_first == base {
+                        RegionKind::Row(line)
+                    } else {
+                        RegionKind::Col(line)
+                    }
+                };
+                // Lines where d is still to be placed, with its possible places.
+                let lines: Vec<(usize, u32)> = (0..n)
+                    .filter_map(|line| {
+                        let mut mask = 0u32;
+                        for across in 0..n {
+                            let c = cell(line, across);
+                            if state.is_placed(c) {
+                                if state.candidates(c).contains(d) {
+                                    return None;
+                                }
+                            } else if state.candidates(c).contains(d) {
+                                mask |= 1 << across;
+                            }
+                        }
+                        (mask != 0).then_some((line, mask))
+                    })
+                    .collect();
+                for base in lines.iter().combinations(k) {
+                    let cover = base.iter().fold(0u32, |m, (_, p)| m | p);
+                    if cover.count_ones() as usize != k {
+                        continue;
+                    }
+                    let mut eliminations: Vec<(CellId, u8)> = Vec::new();
+                    for line in 0..n {
+                        if base.iter().any(|(l, _)| *l == line) {
+                            continue;
+                        }
+                        for across in (0..n).filter(|a| cover & (1 << a) != 0) {
+                            let c = cell(line, across);
+                            if !state.is_placed(c) && state.candidates(c).contains(d) {
+                                eliminations.push((c, d));
+                            }
+                        }
+                    }
+                    if eliminations.is_empty() {
+                        continue;
+                    }
+                    eliminations.sort();
+                    return Some(Step {
+                        technique: TechniqueKind::Fish,
+                        rating: size_rating(k),
+                        reason: Reason::Fish {
+                            digit: d,
+                            base: base.iter().map(|(l, _)| kind(*l, true)).collect(),
+                            cover: (0..n)
+                                .filter(|a| cover & (1 << a) != 0)
+                                .map(|a| kind(a, false))
+                                .collect(),
+                        },
+                        placements: Vec::new(),
+                        eliminations,
+                        cuts: Vec::new(),
+                    });
+                }
+            }
+        }
+        None
+    }
+}

@@ -1,0 +1,93 @@
+//! Hidden subsets (rating 2 + (k−2)/10, at most 2.9): k digits of a region whose
+//! possible cells are exactly k cells; those cells lose every other digit. Only
+//! looked for in regions with at least k + 2 unplaced cells.
+
+use crate::step::Reason;
+use crate::{Context, Rating, State, Step, Technique, TechniqueKind};
+use itertools::Itertools;
+use kenken_model::{CellId, Digits};
+use std::ops::RangeInclusive;
+
+pub struct HiddenSubset;
+
+/// The rating of a hidden subset or fish of size k.
+pub fn size_rating(k: usize) -> Rating {
+    Rating::tenths((20 + (k as u32).saturating_sub(2)).min(29))
+}
+
+impl Technique for HiddenSubset {
+    fn kinds(&self) -> &'static [TechniqueKind] {
+        &[TechniqueKind::HiddenSubset]
+    }
+
+    fn sizes(&self, state: &State, _ctx: &Context) -> RangeInclusive<usize> {
+        2..=state.n().saturating_sub(2)
+    }
+
+    fn find(&self, state: &State, _ctx: &mut Context, k: usize) -> Option<Step> {
+        for region in state.layout().regions() {
+            let open: Vec<CellId> = region
+                .cells
+                .iter()
+                .copied()
+                .filter(|&c| !state.is_placed(c))
+                .collect();
+            if open.len() < k + 2 {
+                continue;
+            }
+            // Where each still-missing digit can go, as a mask over `open`.
+            let mut digits = Digits::EMPTY;
+            for &c in &open {
+                digits |= state.candidates(c);
+            }
+            let places: Vec<(u8, u32)> = digits
+                .iter()
+                .map(|d| {
+                    let mask = open
+                        .iter()
+                        .enumerate()
+                        .filter(|(_, &c)| state.candidates(c).contains(d))
+                        .fold(0u32, |m, (i, _)| m | 1 << i);
+                    (d, mask)
+                })
+                .collect();
+            for subset in places.iter().combinations(k) {
+                let union = subset.iter().fold(0u32, |m, (_, p)| m | p);
+                if union.count_ones() as usize != k {
+                    continue;
+                }
+                let keep: Digits = subset.iter().map(|(d, _)| *d).collect();
+                let cells: Vec<CellId> = (0..open.len())
+                    .filter(|i| union & (1 << i) != 0)
+                    .map(|i| open[i])
+                    .collect();
+                let eliminations: Vec<_> = cells
+                    .iter()
+                    .flat_map(|&c| {
+                        state
+                            .candidates(c)
+                            .difference(keep)
+                            .iter()
+                            .map(move |d| (c, d))
+                    })
+                    .collect();
+                if eliminations.is_empty() {
+                    continue;
+                }
+                return Some(Step {
+                    technique: TechniqueKind::HiddenSubset,
+                    rating: size_rating(k),
+                    reason: Reason::HiddenSubset {
+                        region: region.kind,
+                        digits: keep,
+                        cells,
+                    },
+                    placements: Vec::new(),
+                    eliminations,
+                    cuts: Vec::new(),
+                });
+            }
+        }
+        None
+    }
+}
