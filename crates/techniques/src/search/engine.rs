@@ -5,7 +5,8 @@
 //! `u16` masks, live combinations as `u64` words) because the inner loops run
 //! millions of times on hard puzzles and must not chase pointers or allocate.
 
-use kenken_model::{Combinations, Digit, Digits, Puzzle};
+use super::enumerate::enumerate_cage;
+use kenken_model::{Combinations, Digit, Digits, ModelError, Puzzle};
 
 /// Where a cage's data lives in the flat vectors of [`Layout`].
 #[derive(Clone, Copy, Debug)]
@@ -16,10 +17,16 @@ struct CageInfo {
     width: usize,
     /// Start of the cage's combinations in `Layout::combo_bits`.
     combos: usize,
+    /// Number of combinations.
+    count: usize,
     /// Start of the cage's live bitset in a level's live words.
     words: usize,
     /// Number of live words (`ceil(combinations / 64)`).
     nwords: usize,
+    /// Start of the cage's digit masks in `Layout::masks`: for cage position `pos`
+    /// and digit `d`, `nwords` words at `masks + (pos * n + d - 1) * nwords` mark
+    /// the combinations that put `d` there.
+    masks: usize,
 }
 
 /// The puzzle, flattened for the search. Immutable while searching.
@@ -41,11 +48,12 @@ pub(super) struct Layout {
     /// combinations that were live in the caller's tables (and whose digits fit the
     /// grid) are copied, so the search never looks at dead ones.
     combo_bits: Vec<u16>,
-    /// Number of usable combinations per cage.
-    combo_count: Vec<u32>,
+    /// Per cage, position and digit, the combinations using that digit there (see
+    /// [`CageInfo::masks`]). Striking a removed candidate's combinations off is then
+    /// a few word operations, whatever the number of combinations.
+    masks: Vec<u64>,
     /// Live words per search level (all cages).
     total_words: usize,
-    max_width: usize,
 }
 
 impl Layout {
@@ -53,16 +61,53 @@ impl Layout {
     ///
     /// Panics when `tables` does not match the puzzle's cages (see
     /// [`super::count_solutions_with`]).
-    pub(super) fn new(puzzle: &Puzzle, tables: &[Combinations]) -> Layout {
+    pub(super) fn from_tables(puzzle: &Puzzle, tables: &[Combinations]) -> Layout {
+        assert_eq!(
+            tables.len(),
+            puzzle.cages().len(),
+            "one combination table per cage is required"
+        );
+        let total: usize = tables.iter().map(|t| t.len() * t.width()).sum();
+        let mut lay = Layout::skeleton(puzzle, total);
+        let n = lay.n;
+        for (g, table) in tables.iter().enumerate() {
+            assert_eq!(
+                table.width(),
+                lay.cages[g].width,
+                "combination table {g} does not have its cage's width"
+            );
+            let mut count = 0;
+            for i in table.live_indices() {
+                let row = table.row(i);
+                // A digit outside the grid can never be placed: drop the row.
+                if row.iter().all(|&d| (1..=n).contains(&(d as usize))) {
+                    lay.combo_bits.extend(row.iter().map(|&d| 1u16 << (d - 1)));
+                    count += 1;
+                }
+            }
+            lay.set_count(g, count);
+        }
+        lay.finish();
+        lay
+    }
+
+    /// Flattens `puzzle`, enumerating every cage's combinations.
+    pub(super) fn enumerate(puzzle: &Puzzle) -> Result<Layout, ModelError> {
+        let mut lay = Layout::skeleton(puzzle, 0);
+        for g in 0..lay.cages.len() {
+            let count = enumerate_cage(puzzle, g, &mut lay.combo_bits)?;
+            lay.set_count(g, count);
+        }
+        lay.finish();
+        Ok(lay)
+    }
+
+    /// Everything but the combinations.
+    fn skeleton(puzzle: &Puzzle, combo_capacity: usize) -> Layout {
         let size = puzzle.size();
         let n = size.get();
         let ncells = size.cell_count();
         let cages = puzzle.cages();
-        assert_eq!(
-            tables.len(),
-            cages.len(),
-            "one combination table per cage is required"
-        );
 
         // Peers: row, then column, then the box cells outside both. Every cell has
         // the same number, so a fixed stride indexes them.
@@ -106,43 +151,20 @@ impl Layout {
         let mut cell_cage = vec![0u32; ncells];
         let mut infos = Vec::with_capacity(cages.len());
         let mut cage_cells = Vec::with_capacity(ncells);
-        let total_combos: usize = tables.iter().map(|t| t.len() * t.width()).sum();
-        let mut combo_bits = Vec::with_capacity(total_combos);
-        let mut combo_count = Vec::with_capacity(cages.len());
-        let mut total_words = 0;
-        let mut max_width = 0;
-        for (g, (cage, table)) in cages.iter().zip(tables).enumerate() {
-            let width = cage.cells.len();
-            assert_eq!(
-                table.width(),
-                width,
-                "combination table {g} does not have its cage's width"
-            );
-            let cells = cage_cells.len();
+        for (g, cage) in cages.iter().enumerate() {
+            infos.push(CageInfo {
+                cells: cage_cells.len(),
+                width: cage.cells.len(),
+                combos: 0,
+                count: 0,
+                words: 0,
+                nwords: 0,
+                masks: 0,
+            });
             for &cell in &cage.cells {
                 cell_cage[cell.index()] = g as u32;
                 cage_cells.push(cell.index() as u16);
             }
-            let combos = combo_bits.len();
-            let mut count = 0usize;
-            for i in table.live_indices() {
-                let row = table.row(i);
-                if row.iter().all(|&d| (1..=n).contains(&(d as usize))) {
-                    combo_bits.extend(row.iter().map(|&d| 1u16 << (d - 1)));
-                    count += 1;
-                }
-            }
-            let nwords = count.div_ceil(64);
-            infos.push(CageInfo {
-                cells,
-                width,
-                combos,
-                words: total_words,
-                nwords,
-            });
-            combo_count.push(count as u32);
-            total_words += nwords;
-            max_width = max_width.max(width);
         }
 
         Layout {
@@ -155,11 +177,42 @@ impl Layout {
             houses,
             cages: infos,
             cage_cells,
-            combo_bits,
-            combo_count,
-            total_words,
-            max_width,
+            combo_bits: Vec::with_capacity(combo_capacity),
+            masks: Vec::new(),
+            total_words: 0,
         }
+    }
+
+    /// Records that cage `g`'s `count` combinations were just appended (cages are
+    /// filled in order).
+    fn set_count(&mut self, g: usize, count: usize) {
+        let width = self.cages[g].width;
+        let info = &mut self.cages[g];
+        info.combos = self.combo_bits.len() - count * width;
+        info.count = count;
+        info.nwords = count.div_ceil(64);
+        info.words = self.total_words;
+        self.total_words += info.nwords;
+    }
+
+    /// Builds the per-digit masks from the combinations.
+    fn finish(&mut self) {
+        let n = self.n;
+        let total: usize = self.cages.iter().map(|i| i.width * n * i.nwords).sum();
+        let mut masks = vec![0u64; total];
+        let mut at = 0;
+        for info in &mut self.cages {
+            info.masks = at;
+            let combos = &self.combo_bits[info.combos..info.combos + info.count * info.width];
+            for (k, combo) in combos.chunks_exact(info.width.max(1)).enumerate() {
+                for (pos, &bit) in combo.iter().enumerate() {
+                    let d = bit.trailing_zeros() as usize;
+                    masks[at + (pos * n + d) * info.nwords + k / 64] |= 1u64 << (k % 64);
+                }
+            }
+            at += info.width * n * info.nwords;
+        }
+        self.masks = masks;
     }
 
     #[inline]
@@ -172,54 +225,57 @@ impl Layout {
         &self.cage_cells[info.cells..info.cells + info.width]
     }
 
-    /// Filters a cage's live combinations against the cell candidates and narrows
-    /// the cells to the digits the survivors use. False on a contradiction (no
-    /// combination left).
+    /// Strikes off the combinations that use a digit removed from a cage cell
+    /// since the last revision, then narrows the cage's cells to the digits the
+    /// survivors use. False on a contradiction (no combination left).
     #[inline]
-    fn revise(
-        &self,
-        cage: usize,
-        st: &mut LevelMut<'_>,
-        work: &mut Work,
-        union: &mut [u16],
-    ) -> bool {
+    fn revise(&self, cage: usize, st: &mut LevelMut<'_>, work: &mut Work) -> bool {
         let info = &self.cages[cage];
         let cells = self.cells_of(info);
-        let width = info.width;
-        let union = &mut union[..width];
-        union.fill(0);
-        let words = &mut st.live[info.words..info.words + info.nwords];
-        let combos = &self.combo_bits[info.combos..];
-        let mut count = 0u32;
-        for (wi, word) in words.iter_mut().enumerate() {
-            let mut rest = *word;
-            let mut keep = rest;
-            while rest != 0 {
-                let b = rest.trailing_zeros() as usize;
-                rest &= rest - 1;
-                let bits = &combos[(wi * 64 + b) * width..][..width];
-                if cells
-                    .iter()
-                    .zip(bits)
-                    .all(|(&c, &d)| st.cand[c as usize] & d != 0)
-                {
-                    count += 1;
-                    for (u, &d) in union.iter_mut().zip(bits) {
-                        *u |= d;
-                    }
-                } else {
-                    keep &= !(1u64 << b);
+        let nw = info.nwords;
+        let live = &mut st.live[info.words..info.words + nw];
+        let masks = &self.masks[info.masks..info.masks + info.width * self.n * nw];
+        for (pos, &c) in cells.iter().enumerate() {
+            let mut gone = std::mem::take(&mut work.pend[c as usize]);
+            while gone != 0 {
+                let d = gone.trailing_zeros() as usize;
+                gone &= gone - 1;
+                let m = &masks[(pos * self.n + d) * nw..][..nw];
+                for (l, &m) in live.iter_mut().zip(m) {
+                    *l &= !m;
                 }
             }
-            *word = keep;
         }
+        let count: u32 = live.iter().map(|w| w.count_ones()).sum();
         if count == 0 {
             return false;
         }
         st.live_count[cage] = count;
-        for (&c, &u) in cells.iter().zip(union.iter()) {
-            // The survivors only use candidates, so this never empties a cell.
-            restrict(st.cand, work, c as usize, u);
+        for (pos, &c) in cells.iter().enumerate() {
+            let c = c as usize;
+            let old = st.cand[c];
+            if old & old.wrapping_sub(1) == 0 {
+                // One candidate: some live combination uses it (count > 0 and
+                // every live one agrees with the candidates).
+                continue;
+            }
+            let mut keep = 0;
+            let mut rest = old;
+            while rest != 0 {
+                let d = rest.trailing_zeros() as usize;
+                rest &= rest - 1;
+                let m = &masks[(pos * self.n + d) * nw..][..nw];
+                if live.iter().zip(m).any(|(&l, &m)| l & m != 0) {
+                    keep |= 1 << d;
+                }
+            }
+            if keep != old {
+                // Unused by every live combination: nothing to strike off for
+                // these, so the cell is queued (for singles) without revisiting
+                // the cage.
+                st.cand[c] = keep;
+                work.push_cell(c);
+            }
         }
         true
     }
@@ -248,8 +304,7 @@ impl Layout {
                 // If two hidden singles share a cell the second finds no cell here;
                 // the next pass reports the digit as missing.
                 if let Some(&c) = house.iter().find(|&&c| cand[c as usize] & d != 0) {
-                    cand[c as usize] = d;
-                    work.push_cell(c as usize);
+                    restrict(cand, work, c as usize, d);
                 }
             }
         }
@@ -258,12 +313,14 @@ impl Layout {
 
     /// Propagates queued changes to a fixed point. False on a contradiction (the
     /// queues are then left dirty; the caller clears them).
-    fn propagate(&self, st: &mut LevelMut<'_>, work: &mut Work, union: &mut [u16]) -> bool {
+    fn propagate(&self, st: &mut LevelMut<'_>, work: &mut Work) -> bool {
         loop {
             while let Some(cell) = work.cells.pop() {
                 let cell = cell as usize;
                 work.cell_queued[cell] = false;
-                work.push_cage(self.cell_cage[cell] as usize);
+                if work.pend[cell] != 0 {
+                    work.push_cage(self.cell_cage[cell] as usize);
+                }
                 let c = st.cand[cell];
                 if c & (c - 1) == 0 {
                     // Naked single: a changed cell that is down to one digit is
@@ -277,7 +334,7 @@ impl Layout {
             }
             if let Some(cage) = work.cages.pop() {
                 work.cage_queued[cage as usize] = false;
-                if !self.revise(cage as usize, st, work, union) {
+                if !self.revise(cage as usize, st, work) {
                     return false;
                 }
                 continue;
@@ -292,8 +349,8 @@ impl Layout {
     }
 }
 
-/// Narrows `cand[cell]` to `mask`, queueing the cell if it changed. False when no
-/// candidate is left.
+/// Narrows `cand[cell]` to `mask`, queueing the cell (and noting the removed digits
+/// for its cage) if it changed. False when no candidate is left.
 #[inline]
 fn restrict(cand: &mut [u16], work: &mut Work, cell: usize, mask: u16) -> bool {
     let old = cand[cell];
@@ -303,6 +360,7 @@ fn restrict(cand: &mut [u16], work: &mut Work, cell: usize, mask: u16) -> bool {
             return false;
         }
         cand[cell] = new;
+        work.pend[cell] |= old & !mask;
         work.push_cell(cell);
     }
     true
@@ -314,6 +372,8 @@ struct Work {
     cell_queued: Vec<bool>,
     cages: Vec<u32>,
     cage_queued: Vec<bool>,
+    /// Per cell, digits removed since its cage was last revised.
+    pend: Vec<u16>,
 }
 
 impl Work {
@@ -340,6 +400,7 @@ impl Work {
         for g in self.cages.drain(..) {
             self.cage_queued[g as usize] = false;
         }
+        self.pend.fill(0);
     }
 }
 
@@ -361,8 +422,6 @@ pub(super) struct Search<'a> {
     /// Levels allocated so far.
     levels: usize,
     work: Work,
-    /// Scratch for [`Layout::revise`]: digits used at each cage position.
-    union: Vec<u16>,
     solutions: usize,
     first: Option<Vec<Digit>>,
     nodes: u64,
@@ -385,8 +444,8 @@ impl<'a> Search<'a> {
                 cell_queued: vec![false; lay.ncells],
                 cages: Vec::with_capacity(ncages),
                 cage_queued: vec![false; ncages],
+                pend: vec![0; lay.ncells],
             },
-            union: vec![0; lay.max_width],
             solutions: 0,
             first: None,
             nodes: 0,
@@ -415,7 +474,7 @@ impl<'a> Search<'a> {
             }
         }
         for (g, info) in lay.cages.iter().enumerate() {
-            let count = lay.combo_count[g] as usize;
+            let count = info.count;
             let words = &mut self.live[info.words..info.words + info.nwords];
             words.fill(u64::MAX);
             if count % 64 != 0 {
@@ -437,15 +496,15 @@ impl<'a> Search<'a> {
     /// next attempt.
     fn propagate(&mut self, lvl: usize) -> bool {
         let lay = self.lay;
-        let (mut st, work, union) = self.level(lvl);
-        let ok = lay.propagate(&mut st, work, union);
+        let (mut st, work) = self.level(lvl);
+        let ok = lay.propagate(&mut st, work);
         if !ok {
             work.clear();
         }
         ok
     }
 
-    fn level(&mut self, lvl: usize) -> (LevelMut<'_>, &mut Work, &mut [u16]) {
+    fn level(&mut self, lvl: usize) -> (LevelMut<'_>, &mut Work) {
         let (nc, nw, ng) = (self.lay.ncells, self.lay.total_words, self.lay.cages.len());
         (
             LevelMut {
@@ -454,7 +513,6 @@ impl<'a> Search<'a> {
                 live_count: &mut self.live_count[lvl * ng..(lvl + 1) * ng],
             },
             &mut self.work,
-            &mut self.union,
         )
     }
 
@@ -535,7 +593,7 @@ impl<'a> Search<'a> {
                     let bits =
                         &lay.combo_bits[info.combos + (wi * 64 + b) * info.width..][..info.width];
                     self.push_level(lvl);
-                    let (st, work, _) = self.level(lvl + 1);
+                    let (st, work) = self.level(lvl + 1);
                     for (&c, &d) in cells.iter().zip(bits) {
                         // A live combination only uses candidates: never empties.
                         restrict(st.cand, work, c as usize, d);
@@ -551,7 +609,7 @@ impl<'a> Search<'a> {
                 let d = rest & rest.wrapping_neg();
                 rest ^= d;
                 self.push_level(lvl);
-                let (st, work, _) = self.level(lvl + 1);
+                let (st, work) = self.level(lvl + 1);
                 restrict(st.cand, work, best_cell, d);
                 if self.descend(lvl + 1) {
                     return;

@@ -23,6 +23,7 @@
 //! starts (state levels are added only when the search first gets deeper).
 
 mod engine;
+mod enumerate;
 #[cfg(test)]
 mod tests;
 
@@ -69,11 +70,8 @@ impl SearchOutcome {
 /// (a cage too large to enumerate, [`ModelError::TooManyCombinations`]). An
 /// unreachable clue is not an error: the puzzle is then [`Verdict::Impossible`].
 pub fn count_solutions(puzzle: &Puzzle, limit: usize) -> Result<SearchOutcome, ModelError> {
-    let tables = puzzle
-        .cage_ids()
-        .map(|id| puzzle.combinations(id))
-        .collect::<Result<Vec<_>, _>>()?;
-    Ok(count_solutions_with(puzzle, &tables, None, limit))
+    let layout = engine::Layout::enumerate(puzzle)?;
+    Ok(run(&layout, None, limit))
 }
 
 /// Solves `puzzle`: the first solution and whether it is unique.
@@ -105,8 +103,12 @@ pub fn count_solutions_with(
     candidates: Option<&[Digits]>,
     limit: usize,
 ) -> SearchOutcome {
-    let layout = engine::Layout::new(puzzle, tables);
-    let mut search = engine::Search::new(&layout, limit.max(2));
+    let layout = engine::Layout::from_tables(puzzle, tables);
+    run(&layout, candidates, limit)
+}
+
+fn run(layout: &engine::Layout, candidates: Option<&[Digits]>, limit: usize) -> SearchOutcome {
+    let mut search = engine::Search::new(layout, limit.max(2));
     search.run(candidates);
     let (solutions_found, solution, nodes) = search.into_results();
     let verdict = match solutions_found {
