@@ -1,1 +1,240 @@
-//! Puzzle string formats (see issue 2).
+//! Reading and writing KenKen puzzle strings, byte-exact to `shared/spec/formats.md`.
+//!
+//! One module per format, each with a `read` and (where the format can be written) a
+//! `write`:
+//!
+//! * [`tatham`] — Simon Tatham's Keen game IDs (`6:a_a_…,s2a9m6…`), strict (Tatham's
+//!   own validation rules and messages) or lenient (the reference solver's reading).
+//! * [`sudokuwiki`] — SudokuWiki's packed K6C / D6C strings with per-cell progress,
+//!   and its unpacked `KenKen6x6.aspx?bd=` URL (write only).
+//! * [`text`] — the line-per-cage text format (`# 3` / `+ 3 A1 B1` / `! 1 A3`).
+//! * [`letter_grid`] — the letter-grid format of other solvers (read only).
+//!
+//! [`detect`] guesses the format of a string and [`read_any`] reads it; [`write`]
+//! writes a puzzle in a chosen format. Every choice the spec leaves open ("our
+//! reading") is in [`our_reading`]. No reader panics on any input: each returns a
+//! [`FormatError`] naming the rule broken and where.
+
+mod cages;
+pub mod error;
+pub mod letter_grid;
+pub mod our_reading;
+pub mod sudokuwiki;
+pub mod tatham;
+pub mod text;
+
+pub use error::{FormatError, Position, Rule, WriteError};
+pub use sudokuwiki::CellProgress;
+pub use tatham::{RelaxedRule, Strictness};
+
+use kenken_model::Puzzle;
+use std::fmt;
+use std::str::FromStr;
+
+/// A puzzle string format. Its [`name`](Format::name) is what the command line uses.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub enum Format {
+    /// Simon Tatham's Keen game ID (read and write).
+    Tatham,
+    /// SudokuWiki packed KenKen 6x6, version C (read and write).
+    K6c,
+    /// SudokuWiki packed KenDoku 6x6, version C (read and write).
+    D6c,
+    /// SudokuWiki's unpacked `KenKen6x6.aspx?bd=` URL (write only).
+    SudokuWiki,
+    /// The line-per-cage text format (read and write).
+    Text,
+    /// The letter-grid format (read only).
+    LetterGrid,
+}
+
+impl Format {
+    /// Every format, in the order the command line lists them.
+    pub const ALL: [Format; 6] = [
+        Format::Tatham,
+        Format::K6c,
+        Format::D6c,
+        Format::SudokuWiki,
+        Format::Text,
+        Format::LetterGrid,
+    ];
+
+    /// The command-line name: `tatham`, `k6c`, `d6c`, `sudokuwiki`, `text`,
+    /// `letter-grid`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Format::Tatham => "tatham",
+            Format::K6c => "k6c",
+            Format::D6c => "d6c",
+            Format::SudokuWiki => "sudokuwiki",
+            Format::Text => "text",
+            Format::LetterGrid => "letter-grid",
+        }
+    }
+
+    /// A phrase for messages ("Tatham Keen game ID").
+    pub fn description(self) -> &'static str {
+        match self {
+            Format::Tatham => "Tatham Keen game ID",
+            Format::K6c => "SudokuWiki K6C",
+            Format::D6c => "SudokuWiki D6C",
+            Format::SudokuWiki => "SudokuWiki URL",
+            Format::Text => "text format",
+            Format::LetterGrid => "letter grid",
+        }
+    }
+
+    /// Whether this crate can read the format.
+    pub fn can_read(self) -> bool {
+        self != Format::SudokuWiki
+    }
+
+    /// Whether this crate can write the format.
+    pub fn can_write(self) -> bool {
+        self != Format::LetterGrid
+    }
+}
+
+impl fmt::Display for Format {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// A format name that is not one of [`Format::ALL`].
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("unknown format {0:?} (known: tatham, k6c, d6c, sudokuwiki, text, letter-grid)")]
+pub struct UnknownFormatName(pub String);
+
+impl FromStr for Format {
+    type Err = UnknownFormatName;
+    fn from_str(s: &str) -> Result<Format, UnknownFormatName> {
+        let lower = s.trim().to_ascii_lowercase();
+        Format::ALL
+            .into_iter()
+            .find(|f| f.name() == lower)
+            .ok_or_else(|| UnknownFormatName(s.to_string()))
+    }
+}
+
+/// A puzzle read by [`read_any`], with what its format carried besides the puzzle.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct Imported {
+    /// The format it was read as.
+    pub format: Format,
+    pub puzzle: Puzzle,
+    /// Per-cell progress (K6C / D6C only), in reading order.
+    pub progress: Option<Vec<CellProgress>>,
+    /// For a Tatham ID that strict validation rejects but the lenient reading
+    /// accepts: the rules relaxed (empty otherwise).
+    pub relaxed: Vec<RelaxedRule>,
+    /// The strict error when `relaxed` is not empty, so callers can show it.
+    pub strict_error: Option<FormatError>,
+}
+
+/// Guesses the format of a puzzle string, from its shape alone (it may still fail to
+/// read). `None` when it looks like none of them.
+pub fn detect(input: &str) -> Option<Format> {
+    let s = input.trim();
+    if s.is_empty() {
+        return None;
+    }
+    if sudokuwiki::packed_start(s).is_some() {
+        return Some(if sudokuwiki::packed_is_kendoku(s) {
+            Format::D6c
+        } else {
+            Format::K6c
+        });
+    }
+    if sudokuwiki::looks_like_unpacked_url(s) {
+        return Some(Format::SudokuWiki);
+    }
+    let first = s.lines().next().unwrap_or("").trim();
+    if first.starts_with('#') {
+        return Some(Format::Text);
+    }
+    if s.lines().count() > 1 && letter_grid::is_size_line(first) {
+        return Some(Format::LetterGrid);
+    }
+    if !s.contains('\n') && (s.contains(':') || s.contains('#')) {
+        return Some(Format::Tatham);
+    }
+    None
+}
+
+/// Reads a puzzle in `format`, or in the format [`detect`] finds.
+///
+/// A Tatham ID is read strictly first; if that fails but the lenient reading
+/// succeeds, the result says which rules were relaxed (and keeps the strict error).
+/// If both fail, the strict error is returned: it is Tatham's own rule.
+pub fn read_any(input: &str, format: Option<Format>) -> Result<Imported, FormatError> {
+    let format = match format {
+        Some(f) => f,
+        None => detect(input).ok_or_else(|| FormatError {
+            format: None,
+            position: Position::Input,
+            rule: if input.trim().is_empty() {
+                Rule::Empty
+            } else {
+                Rule::UnknownFormat
+            },
+        })?,
+    };
+    let plain = |puzzle| Imported {
+        format,
+        puzzle,
+        progress: None,
+        relaxed: Vec::new(),
+        strict_error: None,
+    };
+    match format {
+        Format::Tatham => match tatham::read(input) {
+            Ok(p) => Ok(plain(p)),
+            Err(strict) => match tatham::read_with(input, Strictness::Lenient) {
+                Ok((puzzle, relaxed)) => Ok(Imported {
+                    relaxed,
+                    strict_error: Some(strict),
+                    ..plain(puzzle)
+                }),
+                Err(_) => Err(strict),
+            },
+        },
+        Format::K6c | Format::D6c => {
+            let (puzzle, progress) = sudokuwiki::read_packed(input)?;
+            let read_as = if puzzle.is_kendoku() {
+                Format::D6c
+            } else {
+                Format::K6c
+            };
+            Ok(Imported {
+                format: read_as,
+                progress: Some(progress),
+                ..plain(puzzle)
+            })
+        }
+        Format::SudokuWiki => Err(FormatError::new(
+            format,
+            Position::Input,
+            Rule::ReadNotSupported(format),
+        )),
+        Format::Text => text::read(input).map(plain),
+        Format::LetterGrid => letter_grid::read(input).map(plain),
+    }
+}
+
+/// Writes a puzzle in `format`. `progress` (per cell, reading order) is stored by
+/// K6C / D6C only and ignored by the others.
+pub fn write(
+    puzzle: &Puzzle,
+    format: Format,
+    progress: Option<&[CellProgress]>,
+) -> Result<String, WriteError> {
+    match format {
+        Format::Tatham => tatham::write(puzzle),
+        Format::K6c => sudokuwiki::write_k6c(puzzle, progress),
+        Format::D6c => sudokuwiki::write_d6c(puzzle, progress),
+        Format::SudokuWiki => sudokuwiki::write_url(puzzle),
+        Format::Text => text::write(puzzle),
+        Format::LetterGrid => Err(WriteError::WriteNotSupported(format)),
+    }
+}
