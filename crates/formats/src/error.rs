@@ -176,16 +176,13 @@ impl FormatError {
 
 impl fmt::Display for FormatError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self.format {
-            Some(format) => write!(
-                f,
-                "{} input, {}: {}",
-                format.description(),
-                self.position,
-                self.rule
-            ),
-            None => write!(f, "{}: {}", self.position, self.rule),
+        if let Some(format) = self.format {
+            write!(f, "{}: ", format.description())?;
         }
+        if self.position != Position::Input {
+            write!(f, "{}: ", self.position)?;
+        }
+        write!(f, "{}", self.rule)
     }
 }
 
