@@ -186,25 +186,21 @@ fn search_dirty(state: &State, list: &[CageId], n: usize, dirty: &[bool]) -> Opt
 /// The first n-combination of 0..m at or after `s` in lexicographic order.
 fn first_at_or_after(s: &[usize], m: usize) -> Option<Vec<usize>> {
     let n = s.len();
-    let valid = |v: &[usize]| v.windows(2).all(|w| w[0] < w[1]) && v.last().is_none_or(|&l| l < m);
-    if valid(s) {
+    let increasing = |v: &[usize]| v.windows(2).all(|w| w[0] < w[1]);
+    if increasing(s) && s.last().is_none_or(|&l| l < m) {
         return Some(s.to_vec());
     }
-    // Keep the longest valid prefix that can still be completed, then bump.
+    // Keep the longest prefix that can be kept, bump the next position past s's
+    // value there, and fill the rest with the smallest values.
     for keep in (0..n).rev() {
-        let mut v = s[..keep].to_vec();
-        let next = if keep < n { s[keep] } else { 0 };
-        let base = v.last().map_or(0, |&l| l + 1).max(next);
-        let mut ok = true;
-        for j in 0..n - keep {
-            let x = base + j;
-            if x >= m {
-                ok = false;
-                break;
-            }
-            v.push(x);
+        let prefix = &s[..keep];
+        if !increasing(prefix) || prefix.last().is_some_and(|&l| l >= m) {
+            continue;
         }
-        if ok && valid(&v) && v.as_slice() >= s {
+        let lo = (s[keep] + 1).max(prefix.last().map_or(0, |&l| l + 1));
+        if lo + (n - keep) <= m {
+            let mut v = prefix.to_vec();
+            v.extend(lo..lo + (n - keep));
             return Some(v);
         }
     }
