@@ -55,7 +55,7 @@ impl Op {
                     }
                     rest = rest.saturating_mul(d as u64);
                 }
-                max % rest == 0 && max / rest == clue
+                max.is_multiple_of(rest) && max / rest == clue
             }
             Op::Given => digits.len() == 1 && digits[0] as u64 == clue,
         }

@@ -67,7 +67,7 @@ impl Combinations {
 
     /// Builds a table from explicit rows (each `width` digits), all live.
     pub fn from_rows(width: usize, digits: Vec<Digit>) -> Combinations {
-        assert!(width > 0 && digits.len() % width == 0);
+        assert!(width > 0 && digits.len().is_multiple_of(width));
         let count = digits.len() / width;
         Combinations {
             width,
@@ -159,7 +159,7 @@ impl Enumerator {
             let prune = match self.op {
                 // the remaining cells add at least 1 and at most n each
                 Op::Add => s + left > self.clue || s + left * (self.n as u64) < self.clue,
-                Op::Mul => self.clue % p != 0,
+                Op::Mul => !self.clue.is_multiple_of(p),
                 Op::Given => d as u64 != self.clue,
                 Op::Sub | Op::Div => false,
             };

@@ -23,7 +23,7 @@ impl Rating {
 impl fmt::Display for Rating {
     /// The reference's style: `0`, `1`, `1.5`, `2.1`, `12`, `28.3`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        if self.0 % 10 == 0 {
+        if self.0.is_multiple_of(10) {
             write!(f, "{}", self.0 / 10)
         } else {
             write!(f, "{}.{}", self.0 / 10, self.0 % 10)

@@ -26,8 +26,9 @@ pub fn rating(n: usize) -> Rating {
 pub struct Memory {
     /// The deepest level tried so far (1 before any).
     pub deepest: usize,
-    /// Per level, the position (indices into the sorted list) of the last success.
-    resume: Vec<Option<Vec<usize>>>,
+    /// Per level, the set of the last success: its cages and its position (indices
+    /// into the sorted list then).
+    resume: Vec<Option<(Vec<CageId>, Vec<usize>)>>,
     /// Per level, the cages changed since that level last found nothing.
     dirty: Vec<Vec<bool>>,
 }
@@ -56,24 +57,42 @@ impl Technique for CageCombination {
     }
 
     fn sizes(&self, state: &State, ctx: &Context) -> RangeInclusive<usize> {
-        let unsolved = unsolved_sorted(state).len();
+        let unsolved = state
+            .puzzle()
+            .cage_ids()
+            .filter(|&c| state.live_count(c) > 1)
+            .count();
         2..=ctx.options.max_depth.min(unsolved).min(16)
     }
 
     fn find(&self, state: &State, ctx: &mut Context, n: usize) -> Option<Step> {
-        let list = unsolved_sorted(state);
         let mem = &mut ctx.combos;
+        let list = unsolved_sorted(state);
         let found = if n > mem.deepest {
             mem.deepest = n;
             search_from(state, &list, n, None)
         } else if n == mem.deepest {
-            search_from(state, &list, n, mem.resume[n].clone())
+            let start = mem.resume[n].as_ref().map(|(cages, position)| {
+                // The same cages where they stand now; if one is solved, the old
+                // position.
+                let mut at: Vec<usize> = cages
+                    .iter()
+                    .filter_map(|c| list.iter().position(|x| x == c))
+                    .collect();
+                if at.len() == cages.len() {
+                    at.sort_unstable();
+                    at
+                } else {
+                    position.clone()
+                }
+            });
+            search_from(state, &list, n, start)
         } else {
             search_dirty(state, &list, n, &mem.dirty[n])
         };
         match found {
             Some((position, cages, cuts)) => {
-                mem.resume[n] = Some(position);
+                mem.resume[n] = Some((cages.clone(), position));
                 Some(state.step_from_cuts(
                     TechniqueKind::CageCombination,
                     rating(n),
@@ -167,25 +186,21 @@ fn search_dirty(state: &State, list: &[CageId], n: usize, dirty: &[bool]) -> Opt
 /// The first n-combination of 0..m at or after `s` in lexicographic order.
 fn first_at_or_after(s: &[usize], m: usize) -> Option<Vec<usize>> {
     let n = s.len();
-    let valid = |v: &[usize]| v.windows(2).all(|w| w[0] < w[1]) && v.last().is_none_or(|&l| l < m);
-    if valid(s) {
+    let increasing = |v: &[usize]| v.windows(2).all(|w| w[0] < w[1]);
+    if increasing(s) && s.last().is_none_or(|&l| l < m) {
         return Some(s.to_vec());
     }
-    // Keep the longest valid prefix that can still be completed, then bump.
+    // Keep the longest prefix that can be kept, bump the next position past s's
+    // value there, and fill the rest with the smallest values.
     for keep in (0..n).rev() {
-        let mut v = s[..keep].to_vec();
-        let next = if keep < n { s[keep] } else { 0 };
-        let base = v.last().map_or(0, |&l| l + 1).max(next);
-        let mut ok = true;
-        for j in 0..n - keep {
-            let x = base + j;
-            if x >= m {
-                ok = false;
-                break;
-            }
-            v.push(x);
+        let prefix = &s[..keep];
+        if !increasing(prefix) || prefix.last().is_some_and(|&l| l >= m) {
+            continue;
         }
-        if ok && valid(&v) && v.as_slice() >= s {
+        let lo = (s[keep] + 1).max(prefix.last().map_or(0, |&l| l + 1));
+        if lo + (n - keep) <= m {
+            let mut v = prefix.to_vec();
+            v.extend(lo..lo + (n - keep));
             return Some(v);
         }
     }

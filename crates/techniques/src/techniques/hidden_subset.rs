@@ -57,9 +57,11 @@ impl Technique for HiddenSubset {
                     continue;
                 }
                 let keep: Digits = subset.iter().map(|(d, _)| *d).collect();
+                // The reference names only the cells that lose something.
                 let cells: Vec<CellId> = (0..open.len())
                     .filter(|i| union & (1 << i) != 0)
                     .map(|i| open[i])
+                    .filter(|&c| !state.candidates(c).is_subset(keep))
                     .collect();
                 let eliminations: Vec<_> = cells
                     .iter()

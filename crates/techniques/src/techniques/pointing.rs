@@ -22,13 +22,15 @@ impl Technique for Pointing {
             if cells.iter().all(|&c| state.is_placed(c)) {
                 continue;
             }
-            // The regions the cage touches, in region order.
-            let mut touched: Vec<usize> = cells
-                .iter()
-                .flat_map(|c| layout.cell_regions[c.index()].iter().copied())
-                .collect();
-            touched.sort_unstable();
-            touched.dedup();
+            // The regions the cage touches, met cell by cell (row, column, box).
+            let mut touched: Vec<usize> = Vec::new();
+            for c in cells {
+                for &r in &layout.cell_regions[c.index()] {
+                    if !touched.contains(&r) {
+                        touched.push(r);
+                    }
+                }
+            }
             // For each touched region, the digits every combination puts in it.
             let mut always: Vec<u16> = vec![u16::MAX; touched.len()];
             for i in state.live_combinations(cage) {
@@ -56,6 +58,7 @@ impl Technique for Pointing {
                         if layout.cell_cage[c.index()].0 != cage
                             && !state.is_placed(c)
                             && state.candidates(c).contains(d)
+                            && !eliminations.contains(&(c, d))
                         {
                             hit = true;
                             eliminations.push((c, d));

@@ -81,6 +81,7 @@ impl SliceTotals {
             part.values.sort_unstable();
             part.values.dedup();
         }
+
         SliceTotals {
             slice,
             target: slice.count as u32 * size.line_total(),
