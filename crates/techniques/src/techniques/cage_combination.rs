@@ -9,12 +9,17 @@
 //! around; at a shallower level, only sets holding a cage changed since that level
 //! last found nothing, those cages first.
 
+use super::cage_support::Scratch;
 use crate::step::{CageCut, Reason};
 use crate::{Context, Rating, State, Step, Technique, TechniqueKind};
 use kenken_model::CageId;
+use std::collections::HashMap;
 use std::ops::RangeInclusive;
 
 pub struct CageCombination;
+
+/// The most cages one step may combine (the spec's "up to 8").
+pub const MAX_LEVEL: usize = 8;
 
 /// The rating of a combination of n cages.
 pub fn rating(n: usize) -> Rating {
@@ -31,18 +36,36 @@ pub struct Memory {
     resume: Vec<Option<(Vec<CageId>, Vec<usize>)>>,
     /// Per level, the cages changed since that level last found nothing.
     dirty: Vec<Vec<bool>>,
+    /// Counts the changes seen (one tick per step that changed a cage).
+    clock: u32,
+    /// Per cage, the tick of its last change.
+    changed_at: Vec<u32>,
+    /// Sets (see [`set_key`]) that removed nothing, with the tick they were checked
+    /// at: while none of their cages changes since, they still remove nothing, so
+    /// they are skipped. This changes no result, only the time spent.
+    barren: HashMap<u128, u32>,
 }
 
 impl Memory {
     pub fn new(cage_count: usize) -> Memory {
         Memory {
             deepest: 1,
-            resume: vec![None; 17],
-            dirty: vec![vec![false; cage_count]; 17],
+            resume: vec![None; MAX_LEVEL + 1],
+            dirty: vec![vec![false; cage_count]; MAX_LEVEL + 1],
+            clock: 0,
+            changed_at: vec![0; cage_count],
+            barren: HashMap::new(),
         }
     }
 
     pub fn cages_changed(&mut self, cages: &[CageId]) {
+        if cages.is_empty() {
+            return;
+        }
+        self.clock += 1;
+        for c in cages {
+            self.changed_at[c.index()] = self.clock;
+        }
         for level in &mut self.dirty {
             for c in cages {
                 level[c.index()] = true;
@@ -62,15 +85,23 @@ impl Technique for CageCombination {
             .cage_ids()
             .filter(|&c| state.live_count(c) > 1)
             .count();
-        2..=ctx.options.max_depth.min(unsolved).min(16)
+        2..=ctx.options.max_depth.min(unsolved).min(MAX_LEVEL)
     }
 
     fn find(&self, state: &State, ctx: &mut Context, n: usize) -> Option<Step> {
         let mem = &mut ctx.combos;
         let list = unsolved_sorted(state);
+        let mut sets = Sets {
+            state,
+            list: &list,
+            scratch: Scratch::new(state, &list),
+            clock: mem.clock,
+            changed_at: &mem.changed_at,
+            barren: &mut mem.barren,
+        };
         let found = if n > mem.deepest {
             mem.deepest = n;
-            search_from(state, &list, n, None)
+            sets.search_from(n, None)
         } else if n == mem.deepest {
             let start = mem.resume[n].as_ref().map(|(cages, position)| {
                 // The same cages where they stand now; if one is solved, the old
@@ -86,9 +117,9 @@ impl Technique for CageCombination {
                     position.clone()
                 }
             });
-            search_from(state, &list, n, start)
+            sets.search_from(n, start)
         } else {
-            search_dirty(state, &list, n, &mem.dirty[n])
+            sets.search_dirty(n, &mem.dirty[n])
         };
         match found {
             Some((position, cages, cuts)) => {
@@ -121,66 +152,110 @@ fn unsolved_sorted(state: &State) -> Vec<CageId> {
 
 type Found = (Vec<usize>, Vec<CageId>, Vec<CageCut>);
 
-/// All connected n-sets of `list` in lexicographic order, starting at `start`
-/// (wrapping around).
-fn search_from(
-    state: &State,
-    list: &[CageId],
-    n: usize,
-    start: Option<Vec<usize>>,
-) -> Option<Found> {
-    let m = list.len();
-    if n > m {
-        return None;
-    }
-    let first: Vec<usize> = (0..n).collect();
-    let start = start
-        .and_then(|s| first_at_or_after(&s, m))
-        .unwrap_or_else(|| first.clone());
-    let mut idx = start.clone();
-    loop {
-        if let Some(found) = try_set(state, list, &idx) {
-            return Some(found);
-        }
-        if !next_combination(&mut idx, m) {
-            idx = first.clone();
-        }
-        if idx == start {
+/// One search over the cage sets of a state.
+struct Sets<'a> {
+    state: &'a State,
+    list: &'a [CageId],
+    scratch: Scratch<'a>,
+    clock: u32,
+    changed_at: &'a [u32],
+    barren: &'a mut HashMap<u128, u32>,
+}
+
+impl Sets<'_> {
+    /// All connected n-sets of the list in lexicographic order, starting at `start`
+    /// (wrapping around).
+    fn search_from(&mut self, n: usize, start: Option<Vec<usize>>) -> Option<Found> {
+        let m = self.list.len();
+        if n > m {
             return None;
         }
+        let first: Vec<usize> = (0..n).collect();
+        let start = start
+            .and_then(|s| first_at_or_after(&s, m))
+            .unwrap_or_else(|| first.clone());
+        let mut idx = start.clone();
+        loop {
+            if let Some(found) = self.try_set(&idx) {
+                return Some(found);
+            }
+            if !next_combination(&mut idx, m) {
+                idx.clone_from(&first);
+            }
+            if idx == start {
+                return None;
+            }
+        }
+    }
+
+    /// Sets holding at least one dirty cage; each dirty cage (in list order) first,
+    /// with the others in lexicographic order, skipping sets already tried with an
+    /// earlier dirty cage.
+    fn search_dirty(&mut self, n: usize, dirty: &[bool]) -> Option<Found> {
+        let m = self.list.len();
+        let mut done: Vec<usize> = Vec::new();
+        let mut idx = Vec::with_capacity(n);
+        for lead in 0..m {
+            if !dirty[self.list[lead].index()] {
+                continue;
+            }
+            let others: Vec<usize> = (0..m)
+                .filter(|&i| i != lead && !done.contains(&i))
+                .collect();
+            if others.len() >= n - 1 {
+                let mut pick: Vec<usize> = (0..n - 1).collect();
+                loop {
+                    idx.clear();
+                    idx.push(lead);
+                    idx.extend(pick.iter().map(|&p| others[p]));
+                    if let Some(found) = self.try_set(&idx) {
+                        return Some(found);
+                    }
+                    if !next_combination(&mut pick, others.len()) {
+                        break;
+                    }
+                }
+            }
+            done.push(lead);
+        }
+        None
+    }
+
+    fn try_set(&mut self, idx: &[usize]) -> Option<Found> {
+        let mut cages = [CageId::new(0); MAX_LEVEL];
+        for (k, &i) in idx.iter().enumerate() {
+            cages[k] = self.list[i];
+        }
+        let cages = &cages[..idx.len()];
+        if !connected(self.state, cages) {
+            return None;
+        }
+        let key = set_key(cages);
+        if let Some(&checked) = self.barren.get(&key) {
+            if cages.iter().all(|c| self.changed_at[c.index()] <= checked) {
+                return None;
+            }
+        }
+        let cuts = self.scratch.unsupported(idx);
+        if cuts.is_empty() {
+            self.barren.insert(key, self.clock);
+            return None;
+        }
+        Some((idx.to_vec(), cages.to_vec(), cuts))
     }
 }
 
-/// Sets holding at least one dirty cage; each dirty cage (in list order) first, with
-/// the others in lexicographic order, skipping sets already tried with an earlier
-/// dirty cage.
-fn search_dirty(state: &State, list: &[CageId], n: usize, dirty: &[bool]) -> Option<Found> {
-    let m = list.len();
-    let mut done: Vec<usize> = Vec::new();
-    for lead in 0..m {
-        if !dirty[list[lead].index()] {
-            continue;
-        }
-        let others: Vec<usize> = (0..m)
-            .filter(|&i| i != lead && !done.contains(&i))
-            .collect();
-        if others.len() >= n - 1 {
-            let mut pick: Vec<usize> = (0..n - 1).collect();
-            loop {
-                let mut idx = Vec::with_capacity(n);
-                idx.push(lead);
-                idx.extend(pick.iter().map(|&p| others[p]));
-                if let Some(found) = try_set(state, list, &idx) {
-                    return Some(found);
-                }
-                if !next_combination(&mut pick, others.len()) {
-                    break;
-                }
-            }
-        }
-        done.push(lead);
+/// An exact key for a set of at most 8 cages (ids below 256, as a grid has at most
+/// 256 cells): the sorted ids, a byte each, and the set's size.
+fn set_key(cages: &[CageId]) -> u128 {
+    let mut ids = [0u8; MAX_LEVEL];
+    for (k, c) in cages.iter().enumerate() {
+        ids[k] = c.index() as u8;
     }
-    None
+    let ids = &mut ids[..cages.len()];
+    ids.sort_unstable();
+    ids.iter()
+        .fold(cages.len() as u128, |key, &id| (key << 8) | id as u128)
 }
 
 /// The first n-combination of 0..m at or after `s` in lexicographic order.
@@ -236,102 +311,6 @@ fn connected(state: &State, cages: &[CageId]) -> bool {
         }
     }
     reached.count_ones() as usize == n
-}
-
-fn try_set(state: &State, list: &[CageId], idx: &[usize]) -> Option<Found> {
-    let cages: Vec<CageId> = idx.iter().map(|&i| list[i]).collect();
-    if !connected(state, &cages) {
-        return None;
-    }
-    let cuts = unsupported(state, &cages);
-    (!cuts.is_empty()).then(|| (idx.to_vec(), cages, cuts))
-}
-
-/// The combinations of each cage of the set that no clash-free choice for the other
-/// cages accompanies.
-pub fn unsupported(state: &State, cages: &[CageId]) -> Vec<CageCut> {
-    let layout = state.layout();
-    let w = layout.fp_words;
-    let live: Vec<Vec<usize>> = cages
-        .iter()
-        .map(|&c| state.live_combinations(c).collect())
-        .collect();
-    let mut supported: Vec<Vec<bool>> = live.iter().map(|l| vec![false; l.len()]).collect();
-    let mut chosen = vec![0usize; cages.len()];
-    let mut union = vec![0u64; w * (cages.len() + 1)];
-    for lead in 0..cages.len() {
-        // Try the other cages in set order after the lead.
-        let order: Vec<usize> = std::iter::once(lead)
-            .chain((0..cages.len()).filter(|&j| j != lead))
-            .collect();
-        for a in 0..live[lead].len() {
-            if supported[lead][a] {
-                continue;
-            }
-            chosen[lead] = a;
-            let fp = layout.footprint(cages[lead], live[lead][a]);
-            union[w..2 * w].copy_from_slice(fp);
-            if extend(state, cages, &live, &order, 1, &mut chosen, &mut union) {
-                for (k, &j) in order.iter().enumerate() {
-                    let _ = k;
-                    supported[j][chosen[j]] = true;
-                }
-            }
-        }
-    }
-    cages
-        .iter()
-        .enumerate()
-        .filter_map(|(j, &cage)| {
-            let removed: Vec<u32> = live[j]
-                .iter()
-                .zip(&supported[j])
-                .filter(|(_, &s)| !s)
-                .map(|(&i, _)| i as u32)
-                .collect();
-            (!removed.is_empty()).then(|| CageCut {
-                cage,
-                before: live[j].len(),
-                after: live[j].len() - removed.len(),
-                removed,
-            })
-        })
-        .collect()
-}
-
-/// Depth-first: chooses a combination for `order[depth..]` that clashes with nothing
-/// chosen so far (`union[depth]` holds the chosen footprints).
-fn extend(
-    state: &State,
-    cages: &[CageId],
-    live: &[Vec<usize>],
-    order: &[usize],
-    depth: usize,
-    chosen: &mut [usize],
-    union: &mut [u64],
-) -> bool {
-    if depth == order.len() {
-        return true;
-    }
-    let layout = state.layout();
-    let w = layout.fp_words;
-    let j = order[depth];
-    for (b, &i) in live[j].iter().enumerate() {
-        let fp = layout.footprint(cages[j], i);
-        let (head, tail) = union.split_at_mut((depth + 1) * w);
-        let cur = &head[depth * w..];
-        if cur.iter().zip(fp).any(|(u, f)| u & f != 0) {
-            continue;
-        }
-        for k in 0..w {
-            tail[k] = cur[k] | fp[k];
-        }
-        chosen[j] = b;
-        if extend(state, cages, live, order, depth + 1, chosen, union) {
-            return true;
-        }
-    }
-    false
 }
 
 #[cfg(test)]

@@ -3,6 +3,7 @@
 //! first step that removes something.
 
 pub mod cage_combination;
+pub mod cage_support;
 pub mod claiming;
 pub mod fish;
 pub mod hidden_single;

@@ -1,0 +1,62 @@
+//! Times mode b grading of every reference puzzle (development aid).
+#[path = "../tests/common/mod.rs"]
+mod common;
+use kenken_techniques::{Grader, Options};
+use std::io::BufRead;
+use std::time::Instant;
+fn main() {
+    let f = std::fs::File::open(common::shared_reference("reference-ratings.ndjson")).unwrap();
+    let mut rows = Vec::new();
+    for l in std::io::BufReader::new(f).lines() {
+        let v: serde_json::Value = serde_json::from_str(&l.unwrap()).unwrap();
+        rows.push((
+            v["puzzle"].as_str().unwrap().to_string(),
+            v["ms"].as_f64().unwrap(),
+        ));
+    }
+    let t0 = Instant::now();
+    let mut times = Vec::new();
+    for (p, ms) in &rows {
+        let puzzle = common::tatham(p);
+        let t = Instant::now();
+        let g = Grader::new(&puzzle).unwrap();
+        let _n = g.grade(Options::default(), false);
+        let _c = g.grade(Options::cage_combinations_only(), false);
+        times.push((t.elapsed().as_secs_f64() * 1000.0, *ms, p.clone()));
+    }
+    let total = t0.elapsed().as_secs_f64();
+    let mut sorted: Vec<f64> = times.iter().map(|t| t.0).collect();
+    sorted.sort_by(|a, b| a.partial_cmp(b).unwrap());
+    let pct = |q: f64| sorted[((sorted.len() - 1) as f64 * q) as usize];
+    println!(
+        "total {:.3} s; median {:.3} ms p90 {:.3} p99 {:.3} max {:.3}",
+        total,
+        pct(0.5),
+        pct(0.9),
+        pct(0.99),
+        pct(1.0)
+    );
+    let mut ratios: Vec<(f64, f64, f64, String)> = times
+        .iter()
+        .map(|(o, r, p)| (r / o, *o, *r, p.clone()))
+        .collect();
+    ratios.sort_by(|a, b| a.0.partial_cmp(&b.0).unwrap());
+    for r in ratios.iter().take(8) {
+        println!(
+            "ratio {:.1}x ours {:.2} ms ref {} ms {}",
+            r.0,
+            r.1,
+            r.2,
+            &r.3[..r.3.len().min(50)]
+        );
+    }
+    times.sort_by(|a, b| b.0.partial_cmp(&a.0).unwrap());
+    for t in times.iter().take(5) {
+        println!(
+            "slow {:.2} ms (ref {} ms) {}",
+            t.0,
+            t.1,
+            &t.2[..t.2.len().min(60)]
+        );
+    }
+}

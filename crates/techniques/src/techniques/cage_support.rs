@@ -1,0 +1,206 @@
+//! The consistency check behind cage combinations: which live combinations of each
+//! cage of a set extend to a clash-free choice for every other cage of the set.
+//!
+//! For each linked pair of cages, a table gives, per combination of one, the bit set
+//! of compatible combinations of the other (cached for the whole search, since sets
+//! share pairs). The search then chooses combinations depth-first with forward
+//! checking: choosing one ANDs the compatible sets into every linked open cage's
+//! domain, an empty domain backtracks at once, and the next cage is the one with the
+//! fewest combinations left. Each full choice found marks all its combinations
+//! supported, so most combinations never need a search of their own.
+
+use crate::step::CageCut;
+use crate::State;
+use kenken_model::CageId;
+
+/// Per combination (by position in the first cage's live list), the bit set of
+/// compatible combinations (positions in the second cage's live list).
+struct PairTable {
+    words: usize,
+    bits: Vec<u64>,
+}
+
+impl PairTable {
+    #[inline]
+    fn row(&self, pos: usize) -> &[u64] {
+        &self.bits[pos * self.words..(pos + 1) * self.words]
+    }
+}
+
+/// Reusable buffers and caches for [`Scratch::unsupported`] over one state and one
+/// list of cages (sets are given as positions in that list).
+pub struct Scratch<'a> {
+    state: &'a State,
+    cages: &'a [CageId],
+    /// Live combination indices per cage of the list.
+    live: Vec<Vec<u32>>,
+    /// Pair tables, `m × m`, built on first use.
+    pairs: Vec<Option<PairTable>>,
+    /// Per depth, per cage of the set: the domain bit set.
+    domains: Vec<Vec<Vec<u64>>>,
+    chosen: Vec<u32>,
+}
+
+impl<'a> Scratch<'a> {
+    pub fn new(state: &'a State, cages: &'a [CageId]) -> Scratch<'a> {
+        let m = cages.len();
+        Scratch {
+            state,
+            cages,
+            live: cages
+                .iter()
+                .map(|&c| state.live_combinations(c).map(|i| i as u32).collect())
+                .collect(),
+            pairs: (0..m * m).map(|_| None).collect(),
+            domains: Vec::new(),
+            chosen: Vec::new(),
+        }
+    }
+
+    /// Builds the pair table of list positions (x, y) if needed.
+    fn ensure_pair(&mut self, x: usize, y: usize) {
+        let m = self.cages.len();
+        if self.pairs[x * m + y].is_some() {
+            return;
+        }
+        let (a, b) = (self.cages[x], self.cages[y]);
+        let (la, lb) = (&self.live[x], &self.live[y]);
+        let layout = self.state.layout();
+        let words = lb.len().div_ceil(64);
+        let mut bits = vec![0u64; la.len() * words];
+        for (p, &ia) in la.iter().enumerate() {
+            let fa = layout.footprint(a, ia as usize);
+            let row = &mut bits[p * words..(p + 1) * words];
+            for (q, &ib) in lb.iter().enumerate() {
+                let fb = layout.footprint(b, ib as usize);
+                if fa.iter().zip(fb).all(|(x, y)| x & y == 0) {
+                    row[q / 64] |= 1 << (q % 64);
+                }
+            }
+        }
+        self.pairs[x * m + y] = Some(PairTable { words, bits });
+    }
+
+    /// The cuts (combinations without support) of the set given as positions in the
+    /// list, in set order; empty when every combination is supported.
+    pub fn unsupported(&mut self, set: &[usize]) -> Vec<CageCut> {
+        let n = set.len();
+        let m = self.cages.len();
+        let layout = self.state.layout();
+        // links[k][j]: the pair table index of set cages k, j when they are linked.
+        let mut links = [[usize::MAX; 8]; 8];
+        for k in 0..n {
+            for j in 0..n {
+                if j != k && layout.linked(self.cages[set[k]], self.cages[set[j]]) {
+                    self.ensure_pair(set[k], set[j]);
+                    links[k][j] = set[k] * m + set[j];
+                }
+            }
+        }
+        let mut supported: Vec<Vec<bool>> = set
+            .iter()
+            .map(|&x| vec![false; self.live[x].len()])
+            .collect();
+        if self.domains.len() < n + 1 {
+            self.domains.resize_with(n + 1, Vec::new);
+        }
+        for level in &mut self.domains {
+            level.resize_with(n, Vec::new);
+        }
+        self.chosen.clear();
+        self.chosen.resize(n, u32::MAX);
+
+        // Depth 0: every live combination of every cage.
+        for (k, &x) in set.iter().enumerate() {
+            let len = self.live[x].len();
+            let d = &mut self.domains[0][k];
+            d.clear();
+            d.resize(len.div_ceil(64), 0);
+            for q in 0..len {
+                d[q / 64] |= 1 << (q % 64);
+            }
+        }
+        for lead in 0..n {
+            for a in 0..self.live[set[lead]].len() {
+                if supported[lead][a] {
+                    continue;
+                }
+                self.chosen.iter_mut().for_each(|c| *c = u32::MAX);
+                if self.choose(&links[..n], 0, lead, a as u32) {
+                    for k in 0..n {
+                        supported[k][self.chosen[k] as usize] = true;
+                    }
+                }
+            }
+        }
+
+        let mut cuts = Vec::new();
+        for (k, &x) in set.iter().enumerate() {
+            let live = &self.live[x];
+            let removed: Vec<u32> = live
+                .iter()
+                .zip(&supported[k])
+                .filter(|(_, &s)| !s)
+                .map(|(&i, _)| i)
+                .collect();
+            if !removed.is_empty() {
+                let before = live.len();
+                cuts.push(CageCut {
+                    cage: self.cages[x],
+                    before,
+                    after: before - removed.len(),
+                    removed,
+                });
+            }
+        }
+        cuts
+    }
+
+    /// Chooses position `pos` for cage `k` at `depth`, narrows the other open cages'
+    /// domains into `depth + 1`, and continues; true when every cage got a choice.
+    fn choose(&mut self, links: &[[usize; 8]], depth: usize, k: usize, pos: u32) -> bool {
+        let n = links.len();
+        self.chosen[k] = pos;
+        let (before, after) = self.domains.split_at_mut(depth + 1);
+        let (cur, next) = (&before[depth], &mut after[0]);
+        let mut best: Option<(usize, u32)> = None;
+        for j in 0..n {
+            if self.chosen[j] != u32::MAX {
+                continue;
+            }
+            let d = &mut next[j];
+            d.clear();
+            d.extend_from_slice(&cur[j]);
+            if links[k][j] != usize::MAX {
+                let t = self.pairs[links[k][j]].as_ref().expect("built");
+                for (x, y) in d.iter_mut().zip(t.row(pos as usize)) {
+                    *x &= y;
+                }
+            }
+            let count: u32 = d.iter().map(|w| w.count_ones()).sum();
+            if count == 0 {
+                self.chosen[k] = u32::MAX;
+                return false;
+            }
+            if best.is_none_or(|(_, c)| count < c) {
+                best = Some((j, count));
+            }
+        }
+        let Some((j, _)) = best else {
+            return true;
+        };
+        let words = self.domains[depth + 1][j].len();
+        for w in 0..words {
+            let mut bits = self.domains[depth + 1][j][w];
+            while bits != 0 {
+                let p = w as u32 * 64 + bits.trailing_zeros();
+                bits &= bits - 1;
+                if self.choose(links, depth + 1, j, p) {
+                    return true;
+                }
+            }
+        }
+        self.chosen[k] = u32::MAX;
+        false
+    }
+}
