@@ -268,6 +268,7 @@ fn parallel<T: Sync, R: Send>(items: &[T], threads: usize, f: impl Fn(&T) -> R +
 
 #[test]
 fn fresh_ids_round_trip() {
+    sgt_keen();
     let started = Instant::now();
     // Every size, most difficulties and the multiplication-only option; combinations
     // that sgt-keen is slow to generate (9x9 Extreme, 9x9 multiplication-only, which
@@ -305,6 +306,7 @@ fn fresh_ids_round_trip() {
 
 #[test]
 fn strict_reader_accepts_what_sgt_keen_accepts() {
+    sgt_keen();
     let started = Instant::now();
     let seeds = seed_ids();
     let mut rng = Rng(0x6b65_656e_2d6d_7574);
