@@ -49,6 +49,11 @@ pub const Z_MEANS_25_WITHOUT_LINE: bool = true;
 /// fresh puzzle from it. Spec §1.
 pub const REJECT_SEED_IDS: bool = true;
 
+/// Whitespace around a game ID is ignored (IDs pasted from files or terminals carry
+/// a newline); sgt-keen would reject trailing whitespace. Inside the ID it is an
+/// invalid character, as for Tatham.
+pub const TRIM_SURROUNDING_WHITESPACE: bool = true;
+
 /// A web-player URL is recognised by a `#` whose prefix contains a `/` or `.htm`
 /// (`…/keen.html#6:…`); game IDs never contain either, so a `#` inside a real ID
 /// keeps Tatham's meaning (seed separator, or an invalid character).
@@ -106,6 +111,20 @@ pub fn unpacked_url_entry(op: Op, clue: u64) -> String {
         Op::Div => format!("{clue}/"),
     }
 }
+
+// ---------------------------------------------------------------------------------
+// Writers
+// ---------------------------------------------------------------------------------
+
+/// A KenDoku (boxes) can only be written as D6C: the other formats have no way to
+/// say "and the 2x3 boxes", and writing the cages alone would silently make a
+/// different puzzle, so those writers return an error instead. Likewise D6C
+/// refuses a puzzle without 2x3 boxes.
+pub const WRITERS_REFUSE_KENDOKU: bool = true;
+
+/// Writers return the string without a trailing newline (the command line adds
+/// one); the text format separates its lines with `\n`.
+pub const NO_TRAILING_NEWLINE: bool = true;
 
 // ---------------------------------------------------------------------------------
 // Text and letter-grid formats

@@ -6,15 +6,13 @@
 //! that only the lenient reading accepts is converted, with a warning naming the
 //! relaxed rules.
 
-use crate::input::{read_puzzle_arg, PuzzleInput};
+use crate::exit::BAD_INPUT;
+use crate::input::load_puzzle;
 use anyhow::Context;
 use clap::{Args, ValueEnum};
-use kenken_formats::{read_any, write, CellProgress, Format, FormatError, Position};
+use kenken_formats::{write, CellProgress, Format};
 use std::io::Write;
 use std::process::ExitCode;
-
-/// The exit code for bad input.
-const BAD_INPUT: u8 = 2;
 
 #[derive(Args, Debug)]
 pub struct ConvertArgs {
@@ -84,32 +82,10 @@ impl From<FromFormat> for Format {
 }
 
 pub fn run(args: ConvertArgs) -> anyhow::Result<ExitCode> {
-    let input = match read_puzzle_arg(&args.puzzle) {
-        Ok(i) => i,
-        Err(e) => {
-            eprintln!("grader convert: error: {e:#}");
-            return Ok(ExitCode::from(BAD_INPUT));
-        }
+    let (_, imported) = match load_puzzle("convert", &args.puzzle, args.from.map(Format::from)) {
+        Ok(loaded) => loaded,
+        Err(code) => return Ok(code),
     };
-    let imported = match read_any(&input.text, args.from.map(Format::from)) {
-        Ok(i) => i,
-        Err(e) => {
-            report_read_error(&input, &e);
-            return Ok(ExitCode::from(BAD_INPUT));
-        }
-    };
-    if !imported.relaxed.is_empty() {
-        let rules: Vec<String> = imported.relaxed.iter().map(|r| r.to_string()).collect();
-        let strict = imported
-            .strict_error
-            .as_ref()
-            .map(|e| format!(" ({})", e.rule))
-            .unwrap_or_default();
-        eprintln!(
-            "grader convert: warning: not a valid game ID by Tatham's rules{strict}; read it leniently, relaxing: {}",
-            rules.join("; ")
-        );
-    }
     // Carry pencil marks over only when the input noted some.
     let progress = imported
         .progress
@@ -126,45 +102,5 @@ pub fn run(args: ConvertArgs) -> anyhow::Result<ExitCode> {
             eprintln!("grader convert: error: cannot write the puzzle as {to}: {e}");
             Ok(ExitCode::from(BAD_INPUT))
         }
-    }
-}
-
-/// Prints a read error, with the offending line and a caret under the position
-/// when the position is a place in the text.
-fn report_read_error(input: &PuzzleInput, e: &FormatError) {
-    eprintln!(
-        "grader convert: error: cannot read the puzzle from {}: {e}",
-        input.source.describe()
-    );
-    if let Some((line, column)) = locate(&input.text, &e.position) {
-        if line.chars().count() <= 300 {
-            eprintln!("  {line}");
-            eprintln!("  {}^", " ".repeat(column));
-        }
-    }
-}
-
-/// The line holding a position and the 0-based character column in it.
-fn locate<'a>(text: &'a str, position: &Position) -> Option<(&'a str, usize)> {
-    match *position {
-        Position::Offset(offset) => {
-            let mut seen = 0;
-            for line in text.split('\n') {
-                let len = line.chars().count();
-                if offset <= seen + len {
-                    return Some((line.trim_end_matches('\r'), offset - seen));
-                }
-                seen += len + 1;
-            }
-            None
-        }
-        Position::Line {
-            line,
-            column: Some(column),
-        } => {
-            let l = text.split('\n').nth(line.checked_sub(1)?)?;
-            Some((l.trim_end_matches('\r'), column.saturating_sub(1)))
-        }
-        _ => None,
     }
 }

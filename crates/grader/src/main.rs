@@ -2,20 +2,42 @@
 //!
 //! This file only parses the command line and dispatches; each subcommand lives in
 //! its own module with an `Args` struct and a `run` function returning the exit
-//! code. Exit codes: 0 success, 2 bad input (the message on stderr names the rule
-//! and where), 1 anything else (such as a closed output).
+//! code (see [`exit`]). The puzzle logic is in the libraries; the modules here read
+//! input, call them and format what they return.
 
+mod batch;
+mod batch_input;
 mod convert;
+mod exit;
+mod grade;
 mod input;
+mod ladder_args;
+mod report;
+mod solve;
+mod techniques;
 
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
+
+const AFTER_HELP: &str = "\
+A PUZZLE argument is a puzzle string in any supported format (Tatham Keen game ID or \
+web-player URL, SudokuWiki K6C/D6C, the '# <size>' text format, a letter grid), the \
+path of a file holding one, or '-' for standard input.
+
+Exit codes:
+  0  success
+  1  other errors (reading or writing a file or stream failed, internal error)
+  2  bad input: a puzzle that cannot be read or is not a valid puzzle (in a batch:
+     at least one row has an error; the other rows are still graded), or a bad
+     command-line argument
+  3  solve: the puzzle does not have exactly one solution (ambiguous or impossible)";
 
 #[derive(Parser, Debug)]
 #[command(
     name = "grader",
     version,
-    about = "Solve, grade and convert KenKen (Calcudoku) puzzles"
+    about = "Solve, grade and convert KenKen (Calcudoku) puzzles",
+    after_long_help = AFTER_HELP
 )]
 struct Cli {
     #[command(subcommand)]
@@ -24,20 +46,39 @@ struct Cli {
 
 #[derive(Subcommand, Debug)]
 enum Command {
+    /// Grade one puzzle: its step log with each step's rating, the max and total
+    /// difficulty and the status.
+    #[command(after_long_help = AFTER_HELP)]
+    Grade(grade::GradeArgs),
+    /// Solve one puzzle by exhaustive search: its solution and whether it is unique.
+    #[command(after_long_help = AFTER_HELP)]
+    Solve(solve::SolveArgs),
+    /// Grade many puzzles (a JSON array, NDJSON or one puzzle per line) in parallel,
+    /// one TSV or NDJSON row per puzzle, in input order.
+    #[command(after_long_help = AFTER_HELP)]
+    Batch(batch::BatchArgs),
     /// Convert a puzzle to another string format.
+    #[command(after_long_help = AFTER_HELP)]
     Convert(convert::ConvertArgs),
+    /// List the techniques of the ladder with their ratings.
+    Techniques(techniques::TechniquesArgs),
 }
 
 fn main() -> ExitCode {
+    exit::install_panic_hook();
     let cli = Cli::parse();
     let result = match cli.command {
+        Command::Grade(args) => grade::run(args),
+        Command::Solve(args) => solve::run(args),
+        Command::Batch(args) => batch::run(args),
         Command::Convert(args) => convert::run(args),
+        Command::Techniques(args) => techniques::run(args),
     };
     match result {
         Ok(code) => code,
         Err(e) => {
             eprintln!("grader: error: {e:#}");
-            ExitCode::from(1)
+            ExitCode::from(exit::FAILURE)
         }
     }
 }

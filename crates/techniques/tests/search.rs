@@ -336,3 +336,20 @@ fn timing_by_size() {
     }
     println!("times in µs (best of 5 runs per puzzle); nodes: median, max");
 }
+
+/// A fixed workload for instruction-count profiling, which (unlike wall time) does
+/// not depend on what else the machine is doing:
+/// `valgrind --tool=callgrind --toggle-collect='*count_solutions*' <test binary>
+/// --ignored --exact solve_corpus_once`.
+#[test]
+#[ignore = "profiling workload"]
+fn solve_corpus_once() {
+    let puzzles: Vec<Puzzle> = reference_ids().iter().map(|id| parse_tatham(id)).collect();
+    let mut nodes = 0;
+    for p in &puzzles {
+        let out = solve(p).unwrap();
+        assert_eq!(out.verdict, Verdict::Unique);
+        nodes += out.nodes;
+    }
+    println!("{} puzzles, {nodes} search nodes", puzzles.len());
+}

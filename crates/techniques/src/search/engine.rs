@@ -5,7 +5,7 @@
 //! `u16` masks, live combinations as `u64` words) because the inner loops run
 //! millions of times on hard puzzles and must not chase pointers or allocate.
 
-use super::enumerate::enumerate_cage;
+use super::enumerate::CageEnumerator;
 use kenken_model::{Combinations, Digit, Digits, ModelError, Puzzle};
 
 /// Where a cage's data lives in the flat vectors of [`Layout`].
@@ -27,6 +27,20 @@ struct CageInfo {
     /// and digit `d`, `nwords` words at `masks + (pos * n + d - 1) * nwords` mark
     /// the combinations that put `d` there.
     masks: usize,
+    /// The cage's parts (range of `Layout::parts`).
+    parts: usize,
+    nparts: usize,
+}
+
+/// The cells of a cage that lie in one house, when there are at least two (one
+/// cell is the naked single's business).
+#[derive(Clone, Copy, Debug)]
+struct Part {
+    /// Index of the house in `Layout::houses` (in units of `n` cells).
+    house: usize,
+    /// Range of cage positions in `Layout::part_pos`.
+    pos: usize,
+    len: usize,
 }
 
 /// The puzzle, flattened for the search. Immutable while searching.
@@ -37,13 +51,14 @@ pub(super) struct Layout {
     full: u16,
     /// The cage of every cell.
     cell_cage: Vec<u32>,
-    /// `npeers` peers per cell: the other cells of its row, column and box.
-    peers: Vec<u16>,
-    npeers: usize,
     /// Houses (rows, columns, boxes), `n` cells each.
     houses: Vec<u16>,
+    /// Per cell, its houses as bits (at most 48 houses: 3 × 16).
+    cell_houses: Vec<u64>,
     cages: Vec<CageInfo>,
     cage_cells: Vec<u16>,
+    parts: Vec<Part>,
+    part_pos: Vec<u16>,
     /// Per usable combination, one single-bit digit mask per cage cell. Only the
     /// combinations that were live in the caller's tables (and whose digits fit the
     /// grid) are copied, so the search never looks at dead ones.
@@ -94,8 +109,9 @@ impl Layout {
     /// Flattens `puzzle`, enumerating every cage's combinations.
     pub(super) fn enumerate(puzzle: &Puzzle) -> Result<Layout, ModelError> {
         let mut lay = Layout::skeleton(puzzle, 0);
+        let mut e = CageEnumerator::new();
         for g in 0..lay.cages.len() {
-            let count = enumerate_cage(puzzle, g, &mut lay.combo_bits)?;
+            let count = e.enumerate(puzzle, g, &mut lay.combo_bits)?;
             lay.set_count(g, count);
         }
         lay.finish();
@@ -109,41 +125,26 @@ impl Layout {
         let ncells = size.cell_count();
         let cages = puzzle.cages();
 
-        // Peers: row, then column, then the box cells outside both. Every cell has
-        // the same number, so a fixed stride indexes them.
+        // Houses: rows, columns, then boxes, n cells each.
         let boxes = puzzle.boxes();
-        let box_extra = boxes.map_or(0, |(br, bc)| (br - 1) * (bc - 1));
-        let npeers = 2 * (n - 1) + box_extra;
-        let mut peers = Vec::with_capacity(ncells * npeers);
+        let nhouses = if boxes.is_some() { 3 * n } else { 2 * n };
+        let mut houses = vec![0u16; nhouses * n];
+        let mut cell_houses = vec![0u64; ncells];
         for r in 0..n {
             for c in 0..n {
-                peers.extend((0..n).filter(|&c2| c2 != c).map(|c2| (r * n + c2) as u16));
-                peers.extend((0..n).filter(|&r2| r2 != r).map(|r2| (r2 * n + c) as u16));
-                if let Some((br, bc)) = boxes {
-                    let (r0, c0) = (r / br * br, c / bc * bc);
-                    for r2 in (r0..r0 + br).filter(|&r2| r2 != r) {
-                        for c2 in (c0..c0 + bc).filter(|&c2| c2 != c) {
-                            peers.push((r2 * n + c2) as u16);
-                        }
-                    }
-                }
+                let cell = r * n + c;
+                houses[r * n + c] = cell as u16;
+                houses[(n + c) * n + r] = cell as u16;
+                cell_houses[cell] = 1 << r | 1 << (n + c);
             }
-        }
-        debug_assert_eq!(peers.len(), ncells * npeers);
-
-        let nhouses = if boxes.is_some() { 3 * n } else { 2 * n };
-        let mut houses = Vec::with_capacity(nhouses * n);
-        for r in 0..n {
-            houses.extend((0..n).map(|c| (r * n + c) as u16));
-        }
-        for c in 0..n {
-            houses.extend((0..n).map(|r| (r * n + c) as u16));
         }
         if let Some((br, bc)) = boxes {
             for b in 0..n {
                 let (r0, c0) = (b / (n / bc) * br, b % (n / bc) * bc);
-                for r in r0..r0 + br {
-                    houses.extend((c0..c0 + bc).map(|c| (r * n + c) as u16));
+                for i in 0..n {
+                    let cell = (r0 + i / bc) * n + c0 + i % bc;
+                    houses[(2 * n + b) * n + i] = cell as u16;
+                    cell_houses[cell] |= 1 << (2 * n + b);
                 }
             }
         }
@@ -151,7 +152,33 @@ impl Layout {
         let mut cell_cage = vec![0u32; ncells];
         let mut infos = Vec::with_capacity(cages.len());
         let mut cage_cells = Vec::with_capacity(ncells);
+        let mut parts = Vec::new();
+        let mut part_pos = Vec::new();
         for (g, cage) in cages.iter().enumerate() {
+            // Group the cage's positions by house: each house once, in the order
+            // its first cage cell comes.
+            let first_part = parts.len();
+            let mut seen = 0u64;
+            for &cell in &cage.cells {
+                let mut hs = cell_houses[cell.index()] & !seen;
+                seen |= hs;
+                while hs != 0 {
+                    let h = hs.trailing_zeros() as usize;
+                    hs &= hs - 1;
+                    let pos = part_pos.len();
+                    part_pos.extend(
+                        (0..cage.cells.len())
+                            .filter(|&p| cell_houses[cage.cells[p].index()] & (1 << h) != 0)
+                            .map(|p| p as u16),
+                    );
+                    let len = part_pos.len() - pos;
+                    if len >= 2 {
+                        parts.push(Part { house: h, pos, len });
+                    } else {
+                        part_pos.truncate(pos);
+                    }
+                }
+            }
             infos.push(CageInfo {
                 cells: cage_cells.len(),
                 width: cage.cells.len(),
@@ -160,6 +187,8 @@ impl Layout {
                 words: 0,
                 nwords: 0,
                 masks: 0,
+                parts: first_part,
+                nparts: parts.len() - first_part,
             });
             for &cell in &cage.cells {
                 cell_cage[cell.index()] = g as u32;
@@ -172,11 +201,12 @@ impl Layout {
             ncells,
             full: Digits::full(n).bits(),
             cell_cage,
-            peers,
-            npeers,
             houses,
+            cell_houses,
             cages: infos,
             cage_cells,
+            parts,
+            part_pos,
             combo_bits: Vec::with_capacity(combo_capacity),
             masks: Vec::new(),
             total_words: 0,
@@ -216,11 +246,6 @@ impl Layout {
     }
 
     #[inline]
-    fn peers_of(&self, cell: usize) -> &[u16] {
-        &self.peers[cell * self.npeers..(cell + 1) * self.npeers]
-    }
-
-    #[inline]
     fn cells_of(&self, info: &CageInfo) -> &[u16] {
         &self.cage_cells[info.cells..info.cells + info.width]
     }
@@ -235,6 +260,7 @@ impl Layout {
         let nw = info.nwords;
         let live = &mut st.live[info.words..info.words + nw];
         let masks = &self.masks[info.masks..info.masks + info.width * self.n * nw];
+        let mut changed = work.first_look;
         for (pos, &c) in cells.iter().enumerate() {
             let mut gone = std::mem::take(&mut work.pend[c as usize]);
             while gone != 0 {
@@ -242,9 +268,15 @@ impl Layout {
                 gone &= gone - 1;
                 let m = &masks[(pos * self.n + d) * nw..][..nw];
                 for (l, &m) in live.iter_mut().zip(m) {
+                    changed |= *l & m != 0;
                     *l &= !m;
                 }
             }
+        }
+        if !changed {
+            // Same combinations as last time: the cells and the houses already
+            // agree with them.
+            return true;
         }
         let count: u32 = live.iter().map(|w| w.count_ones()).sum();
         if count == 0 {
@@ -275,16 +307,52 @@ impl Layout {
                 // the cage.
                 st.cand[c] = keep;
                 work.push_cell(c);
+                work.houses |= self.cell_houses[c];
+            }
+        }
+
+        // Pointing: a digit that every live combination puts somewhere in the
+        // cage's part of a house is not anywhere else in that house.
+        for part in &self.parts[info.parts..info.parts + info.nparts] {
+            let pos = &self.part_pos[part.pos..part.pos + part.len];
+            let mut digits = 0;
+            for &p in pos {
+                digits |= st.cand[cells[p as usize] as usize];
+            }
+            while digits != 0 {
+                let d = digits.trailing_zeros() as usize;
+                digits &= digits - 1;
+                let forced = (0..nw).all(|w| {
+                    let mut covered = 0;
+                    for &p in pos {
+                        covered |= masks[(p as usize * self.n + d) * nw + w];
+                    }
+                    live[w] & !covered == 0
+                });
+                if forced {
+                    let house = &self.houses[part.house * self.n..(part.house + 1) * self.n];
+                    for &h in house {
+                        if self.cell_cage[h as usize] as usize != cage
+                            && !restrict(self, st.cand, work, h as usize, !(1 << d))
+                        {
+                            return false;
+                        }
+                    }
+                }
             }
         }
         true
     }
 
-    /// Hidden singles and "every digit has a place" in every house. False on a
-    /// contradiction; placements are queued as cell changes.
+    /// Hidden singles and "every digit has a place" in every house where a cell
+    /// changed since the last look. False on a contradiction; placements are queued
+    /// as cell changes.
     #[inline]
     fn hidden_singles(&self, cand: &mut [u16], work: &mut Work) -> bool {
-        for house in self.houses.chunks_exact(self.n) {
+        while work.houses != 0 {
+            let h = work.houses.trailing_zeros() as usize;
+            work.houses &= work.houses - 1;
+            let house = &self.houses[h * self.n..(h + 1) * self.n];
             let (mut once, mut twice, mut fixed) = (0u16, 0u16, 0u16);
             for &c in house {
                 let x = cand[c as usize];
@@ -304,7 +372,7 @@ impl Layout {
                 // If two hidden singles share a cell the second finds no cell here;
                 // the next pass reports the digit as missing.
                 if let Some(&c) = house.iter().find(|&&c| cand[c as usize] & d != 0) {
-                    restrict(cand, work, c as usize, d);
+                    restrict(self, cand, work, c as usize, d);
                 }
             }
         }
@@ -325,9 +393,15 @@ impl Layout {
                 if c & (c - 1) == 0 {
                     // Naked single: a changed cell that is down to one digit is
                     // placed now; it cannot change again without emptying.
-                    for &p in self.peers_of(cell) {
-                        if !restrict(st.cand, work, p as usize, !c) {
-                            return false;
+                    let mut hs = self.cell_houses[cell];
+                    while hs != 0 {
+                        let h = hs.trailing_zeros() as usize;
+                        hs &= hs - 1;
+                        for &p in &self.houses[h * self.n..(h + 1) * self.n] {
+                            if p as usize != cell && !restrict(self, st.cand, work, p as usize, !c)
+                            {
+                                return false;
+                            }
                         }
                     }
                 }
@@ -339,11 +413,11 @@ impl Layout {
                 }
                 continue;
             }
+            if work.houses == 0 {
+                return true;
+            }
             if !self.hidden_singles(st.cand, work) {
                 return false;
-            }
-            if work.cells.is_empty() {
-                return true;
             }
         }
     }
@@ -351,18 +425,27 @@ impl Layout {
 
 /// Narrows `cand[cell]` to `mask`, queueing the cell (and noting the removed digits
 /// for its cage) if it changed. False when no candidate is left.
-#[inline]
-fn restrict(cand: &mut [u16], work: &mut Work, cell: usize, mask: u16) -> bool {
+#[inline(always)]
+fn restrict(lay: &Layout, cand: &mut [u16], work: &mut Work, cell: usize, mask: u16) -> bool {
+    // Most calls (a placed digit swept from its peers) change nothing.
+    if cand[cell] & !mask == 0 {
+        return true;
+    }
+    narrow(lay, cand, work, cell, mask)
+}
+
+/// The changing half of [`restrict`], kept out of line.
+#[inline(never)]
+fn narrow(lay: &Layout, cand: &mut [u16], work: &mut Work, cell: usize, mask: u16) -> bool {
     let old = cand[cell];
     let new = old & mask;
-    if new != old {
-        if new == 0 {
-            return false;
-        }
-        cand[cell] = new;
-        work.pend[cell] |= old & !mask;
-        work.push_cell(cell);
+    if new == 0 {
+        return false;
     }
+    cand[cell] = new;
+    work.pend[cell] |= old & !mask;
+    work.houses |= lay.cell_houses[cell];
+    work.push_cell(cell);
     true
 }
 
@@ -374,6 +457,11 @@ struct Work {
     cage_queued: Vec<bool>,
     /// Per cell, digits removed since its cage was last revised.
     pend: Vec<u16>,
+    /// Houses with a cell changed since their last hidden-single check.
+    houses: u64,
+    /// Set while propagating the root: every cage is revised in full once, even
+    /// if no candidate of it was removed yet.
+    first_look: bool,
 }
 
 impl Work {
@@ -401,6 +489,7 @@ impl Work {
             self.cage_queued[g as usize] = false;
         }
         self.pend.fill(0);
+        self.houses = 0;
     }
 }
 
@@ -445,6 +534,8 @@ impl<'a> Search<'a> {
                 cages: Vec::with_capacity(ncages),
                 cage_queued: vec![false; ncages],
                 pend: vec![0; lay.ncells],
+                houses: 0,
+                first_look: false,
             },
             solutions: 0,
             first: None,
@@ -467,7 +558,7 @@ impl<'a> Search<'a> {
         root.fill(lay.full);
         if let Some(cands) = candidates {
             for (cell, d) in cands.iter().enumerate() {
-                if !restrict(root, &mut self.work, cell, d.bits()) {
+                if !restrict(lay, root, &mut self.work, cell, d.bits()) {
                     self.work.clear();
                     return;
                 }
@@ -483,7 +574,12 @@ impl<'a> Search<'a> {
             self.live_count[g] = count as u32;
             self.work.push_cage(g);
         }
-        if self.propagate(0) {
+        // Every house gets a first look ("every digit has a place").
+        self.work.houses = (1u64 << (lay.houses.len() / lay.n)) - 1;
+        self.work.first_look = true;
+        let ok = self.propagate(0);
+        self.work.first_look = false;
+        if ok {
             self.search(0);
         }
     }
@@ -568,7 +664,7 @@ impl<'a> Search<'a> {
         let ng = lay.cages.len();
         let counts = &self.live_count[lvl * ng..(lvl + 1) * ng];
         let mut best_cage = usize::MAX;
-        let mut best_l = best_k + 1;
+        let mut best_l = u32::MAX;
         for (g, &l) in counts.iter().enumerate() {
             if l > 1 && l < best_l {
                 best_l = l;
@@ -596,7 +692,7 @@ impl<'a> Search<'a> {
                     let (st, work) = self.level(lvl + 1);
                     for (&c, &d) in cells.iter().zip(bits) {
                         // A live combination only uses candidates: never empties.
-                        restrict(st.cand, work, c as usize, d);
+                        restrict(lay, st.cand, work, c as usize, d);
                     }
                     if self.descend(lvl + 1) {
                         return;
@@ -610,7 +706,7 @@ impl<'a> Search<'a> {
                 rest ^= d;
                 self.push_level(lvl);
                 let (st, work) = self.level(lvl + 1);
-                restrict(st.cand, work, best_cell, d);
+                restrict(lay, st.cand, work, best_cell, d);
                 if self.descend(lvl + 1) {
                     return;
                 }

@@ -15,50 +15,81 @@ use kenken_model::{Digit, ModelError, Op, Puzzle, MAX_COMBINATIONS_PER_CAGE};
 /// the model refuses is refused here too instead of taking minutes.
 const MAX_ENUMERATION_NODES: u64 = 1 << 27;
 
-/// Appends every assignment of cage `cage` of `puzzle` to `out` (one single-bit
-/// digit mask per cage cell, per assignment) and returns how many there are.
-pub(super) fn enumerate_cage(
-    puzzle: &Puzzle,
-    cage: usize,
-    out: &mut Vec<u16>,
-) -> Result<usize, ModelError> {
-    let c = &puzzle.cages()[cage];
-    let width = c.cells.len();
-    let n = puzzle.size().get();
-    // For each cell, the earlier cage cells it must differ from.
-    let mut clash_start = Vec::with_capacity(width + 1);
-    let mut clash = Vec::new();
-    for i in 0..width {
-        clash_start.push(clash.len());
-        clash.extend((0..i).filter(|&j| puzzle.sees(c.cells[i], c.cells[j])));
+/// Reusable buffers for enumerating the cages of one puzzle (one allocation per
+/// puzzle rather than several per cage).
+pub(super) struct CageEnumerator {
+    /// For each cage cell, the range of `clash` holding the earlier cage cells it
+    /// must differ from.
+    clash_start: Vec<usize>,
+    clash: Vec<usize>,
+    /// Digit bits of the cells placed so far.
+    current: Vec<u16>,
+}
+
+impl CageEnumerator {
+    pub(super) fn new() -> CageEnumerator {
+        CageEnumerator {
+            clash_start: Vec::new(),
+            clash: Vec::new(),
+            current: Vec::new(),
+        }
     }
-    clash_start.push(clash.len());
-    let start = out.len();
-    let mut e = Enumerator {
-        n: n as u64,
-        full: ((1u32 << n) - 1) as u16,
-        op: c.op,
-        clue: c.clue,
-        width,
-        clash_start,
-        clash,
-        current: vec![0; width],
-        out,
-        nodes: 0,
-        overflow: false,
-    };
-    e.dfs(0, 0, 1);
-    let overflow = e.overflow;
-    if overflow {
-        out.truncate(start);
-        return Err(ModelError::TooManyCombinations {
-            cage,
+
+    /// Appends every assignment of cage `cage` of `puzzle` to `out` (one single-bit
+    /// digit mask per cage cell, per assignment) and returns how many there are.
+    pub(super) fn enumerate(
+        &mut self,
+        puzzle: &Puzzle,
+        cage: usize,
+        out: &mut Vec<u16>,
+    ) -> Result<usize, ModelError> {
+        let c = &puzzle.cages()[cage];
+        let width = c.cells.len();
+        let size = puzzle.size();
+        let n = size.get();
+        self.clash_start.clear();
+        self.clash.clear();
+        for (i, &a) in c.cells.iter().enumerate() {
+            self.clash_start.push(self.clash.len());
+            let (ra, ca, ba) = (size.row(a), size.col(a), puzzle.box_of(a));
+            self.clash.extend((0..i).filter(|&j| {
+                let b = c.cells[j];
+                size.row(b) == ra || size.col(b) == ca || (ba.is_some() && puzzle.box_of(b) == ba)
+            }));
+        }
+        self.clash_start.push(self.clash.len());
+        self.current.clear();
+        self.current.resize(width, 0);
+        let start = out.len();
+        let mut e = Enumerator {
+            n: n as u64,
+            full: ((1u32 << n) - 1) as u16,
             op: c.op,
             clue: c.clue,
-            limit: MAX_COMBINATIONS_PER_CAGE,
-        });
+            width,
+            clash_start: &self.clash_start,
+            clash: &self.clash,
+            current: &mut self.current,
+            out,
+            found: 0,
+            nodes: 0,
+            overflow: false,
+        };
+        // `rest` is what the cells still to place must make: the clue for `+`
+        // (a sum to reach) and `×` (a product to reach); unused by `−` and `÷`.
+        e.dfs(0, c.clue, 0);
+        let (found, overflow) = (e.found, e.overflow);
+        if overflow {
+            out.truncate(start);
+            return Err(ModelError::TooManyCombinations {
+                cage,
+                op: c.op,
+                clue: c.clue,
+                limit: MAX_COMBINATIONS_PER_CAGE,
+            });
+        }
+        Ok(found)
     }
-    Ok((out.len() - start) / width)
 }
 
 struct Enumerator<'a> {
@@ -67,19 +98,22 @@ struct Enumerator<'a> {
     op: Op,
     clue: u64,
     width: usize,
-    clash_start: Vec<usize>,
-    clash: Vec<usize>,
-    /// Digit bits of the cells placed so far.
-    current: Vec<u16>,
+    clash_start: &'a [usize],
+    clash: &'a [usize],
+    current: &'a mut [u16],
     out: &'a mut Vec<u16>,
+    found: usize,
     nodes: u64,
     overflow: bool,
 }
 
 impl Enumerator<'_> {
-    /// Places cage cell `pos`, the earlier ones adding up to `sum` and multiplying
-    /// to `product`.
-    fn dfs(&mut self, pos: usize, sum: u64, product: u64) {
+    /// Places cage cell `pos`. For `+` and `×`, `rest` is the sum or product the
+    /// remaining cells must make; `first` is the first cell's digit (for the
+    /// two-cell `−` and `÷`).
+    // `u64::is_multiple_of` is Rust 1.87; the workspace's MSRV is 1.80.
+    #[allow(clippy::manual_is_multiple_of)]
+    fn dfs(&mut self, pos: usize, rest: u64, first: u64) {
         if self.overflow {
             return;
         }
@@ -88,65 +122,80 @@ impl Enumerator<'_> {
             self.overflow = true;
             return;
         }
-        if pos == self.width {
-            if self.width > 2 && matches!(self.op, Op::Sub | Op::Div) && !self.holds() {
-                return;
-            }
-            if self.out.len() / self.width >= MAX_COMBINATIONS_PER_CAGE {
-                self.overflow = true;
-                return;
-            }
-            self.out.extend_from_slice(&self.current);
-            return;
-        }
         let mut allowed = self.full;
         for &j in &self.clash[self.clash_start[pos]..self.clash_start[pos + 1]] {
             allowed &= !self.current[j];
         }
         let left = (self.width - pos - 1) as u64;
         let last = left == 0;
-        // The last cell of a cage has at most two digits that fit (one for `+`, `×`
-        // and a given, two for a two-cell `−` or `÷`): compute them instead of
-        // trying all N.
-        let a = sum; // the first digit, when this is the second cell of two
-        let forced = match self.op {
-            Op::Add if last => self.digit_bit(self.clue.checked_sub(sum)),
-            Op::Mul if last => {
-                self.digit_bit((self.clue % product == 0).then(|| self.clue / product))
+        let n = self.n;
+        allowed &= match self.op {
+            // The last digit is what is left; before it, the remaining cells add
+            // between 1 and N each.
+            Op::Add if last => self.digit_bit(Some(rest)),
+            Op::Add => {
+                let lo = rest.saturating_sub(left * n).max(1);
+                let hi = rest.saturating_sub(left).min(n);
+                if lo > hi {
+                    0
+                } else {
+                    (((1u32 << hi) - 1) & !((1u32 << (lo - 1)) - 1)) as u16
+                }
+            }
+            // The last digit is the remaining product; before it, a divisor of it.
+            Op::Mul if last => self.digit_bit(Some(rest)),
+            Op::Mul => {
+                let mut divisors = 0;
+                for d in 1..=n.min(rest) {
+                    if rest % d == 0 {
+                        divisors |= 1 << (d - 1);
+                    }
+                }
+                divisors
             }
             Op::Given => self.digit_bit(Some(self.clue)),
             Op::Sub if self.width == 2 && last => {
-                self.digit_bit(Some(a + self.clue)) | self.digit_bit(a.checked_sub(self.clue))
+                self.digit_bit(Some(first + self.clue))
+                    | self.digit_bit(first.checked_sub(self.clue))
             }
             Op::Div if self.width == 2 && last => {
-                self.digit_bit(a.checked_mul(self.clue))
-                    | self.digit_bit((self.clue != 0 && a % self.clue == 0).then(|| a / self.clue))
+                self.digit_bit(first.checked_mul(self.clue))
+                    | self.digit_bit(
+                        (self.clue != 0 && first % self.clue == 0).then(|| first / self.clue),
+                    )
             }
             _ => u16::MAX,
         };
-        allowed &= forced;
-        let mut rest = allowed;
-        while rest != 0 {
-            let bit = rest & rest.wrapping_neg();
-            rest ^= bit;
-            let d = bit.trailing_zeros() as u64 + 1;
-            let s = sum + d;
-            let p = product.saturating_mul(d);
-            let prune = match self.op {
-                // the remaining cells add at least 1 and at most n each
-                Op::Add => s + left > self.clue || s + left * self.n < self.clue,
-                Op::Mul => self.clue % p != 0,
-                _ => false,
-            };
-            if prune {
-                // Digits only grow from here on: once too big, stop.
-                if self.op == Op::Add && s + left > self.clue {
-                    break;
+        if last {
+            // The leaves, without a call each.
+            let check = self.width > 2 && matches!(self.op, Op::Sub | Op::Div);
+            while allowed != 0 {
+                let bit = allowed & allowed.wrapping_neg();
+                allowed ^= bit;
+                self.current[pos] = bit;
+                if check && !self.holds() {
+                    continue;
                 }
-                continue;
+                if self.found >= MAX_COMBINATIONS_PER_CAGE {
+                    self.overflow = true;
+                    return;
+                }
+                self.found += 1;
+                self.out.extend(self.current.iter().copied());
             }
+            return;
+        }
+        while allowed != 0 {
+            let bit = allowed & allowed.wrapping_neg();
+            allowed ^= bit;
+            let d = bit.trailing_zeros() as u64 + 1;
+            let rest = match self.op {
+                Op::Add => rest - d,
+                Op::Mul => rest / d,
+                _ => rest,
+            };
             self.current[pos] = bit;
-            self.dfs(pos + 1, s, p);
+            self.dfs(pos + 1, rest, if pos == 0 { d } else { first });
         }
     }
 
@@ -163,7 +212,7 @@ impl Enumerator<'_> {
     fn holds(&self) -> bool {
         let mut digits = [0 as Digit; 16];
         if self.width <= 16 {
-            for (d, &b) in digits.iter_mut().zip(&self.current) {
+            for (d, &b) in digits.iter_mut().zip(self.current.iter()) {
                 *d = b.trailing_zeros() as Digit + 1;
             }
             self.op.holds(&digits[..self.width], self.clue)
@@ -227,7 +276,7 @@ mod tests {
                         };
                         let g = p.cage_of(cells[0]).index();
                         let mut out = vec![7];
-                        let count = enumerate_cage(&p, g, &mut out).unwrap();
+                        let count = CageEnumerator::new().enumerate(&p, g, &mut out).unwrap();
                         assert_eq!(out[0], 7, "appends");
                         assert_eq!(count * shape.len(), out.len() - 1);
                         assert_eq!(out[1..], model_bits(&p, g), "{shape:?} {op} {clue}");

@@ -64,7 +64,7 @@ fn row_sums(n: usize, boxes: Option<(usize, usize)>) -> Puzzle {
 /// operations so every kind of table is exercised.
 fn dominoes(grid: &[Vec<Digit>], boxes: Option<(usize, usize)>) -> Puzzle {
     let n = grid.len();
-    assert!(n % 2 == 0);
+    assert_eq!(n % 2, 0, "dominoes need an even size");
     let s = size(n);
     let mut cages = Vec::new();
     for (r, row) in grid.iter().enumerate() {

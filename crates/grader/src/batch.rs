@@ -1,0 +1,246 @@
+//! `grader batch [FILE|-]`: grades many puzzles in parallel and writes one row per
+//! puzzle, in input order, as TSV (the reference's columns plus `Error`) or NDJSON.
+//!
+//! Streaming: the input is read lazily ([`crate::batch_input`]), graded a chunk at a
+//! time (256 puzzles per worker) on a rayon pool of `--jobs` threads, and each chunk's
+//! rows are written and flushed before the next chunk is read, so memory stays flat
+//! however long the input. A puzzle that cannot be read or built gets a row saying
+//! why and one line on stderr; the batch goes on, and exits with code 2 at the end.
+
+use crate::batch_input::{self, BadInput, Entry};
+use crate::exit::{panic_message, BAD_INPUT, FAILURE};
+use crate::input::relaxed_warning;
+use crate::ladder_args::{Ladder, LadderArgs};
+use crate::report::{self, label, Outcome, RunSummary, Tally};
+use anyhow::Context;
+use clap::{Args, ValueEnum};
+use indicatif::{ProgressBar, ProgressStyle};
+use kenken_formats::read_any;
+use kenken_techniques::{Grader, Options};
+use rayon::prelude::*;
+use std::io::{self, BufWriter, IsTerminal, Write};
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::process::ExitCode;
+use std::time::Duration;
+
+/// Puzzles per worker thread in a chunk.
+const CHUNK_PER_JOB: usize = 256;
+
+#[derive(Args, Debug)]
+pub struct BatchArgs {
+    /// A file of puzzles, or `-` for standard input: a JSON array of puzzle strings,
+    /// NDJSON (one string or {"puzzle": …} object per line) or one puzzle per line,
+    /// detected from the first character.
+    #[arg(default_value = "-")]
+    pub input: String,
+    /// n = normal ladder (Max, Total); c = cage combinations only (Max Depth,
+    /// Steps); b = both.
+    #[arg(long, value_enum, default_value = "n")]
+    pub mode: BatchMode,
+    /// The output rows.
+    #[arg(long, value_enum, default_value = "tsv")]
+    pub format: OutputFormat,
+    #[command(flatten)]
+    pub ladder: LadderArgs,
+    /// Worker threads (default: every core).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
+    pub jobs: Option<u16>,
+    /// No progress bar (it is only shown when stderr is a terminal anyway), and no
+    /// warnings about puzzles read leniently.
+    #[arg(long)]
+    pub quiet: bool,
+    /// After the rows, print a difficulty tally to stderr: how many solved puzzles
+    /// have each max rating (modes n, b) and each max depth (modes c, b), then the
+    /// unsolved ones by status.
+    #[arg(long)]
+    pub summary: bool,
+}
+
+/// Which ladders a batch runs on each puzzle.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum BatchMode {
+    /// The normal ladder.
+    N,
+    /// Cage combinations only.
+    C,
+    /// Both.
+    B,
+}
+
+/// The output rows' format.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum OutputFormat {
+    /// Tab-separated, with the reference's header.
+    Tsv,
+    /// One JSON object per line.
+    Ndjson,
+}
+
+/// The options of the runs a mode asks for: (mode n, mode c).
+struct Runs {
+    normal: Option<Options>,
+    cc: Option<Options>,
+}
+
+pub fn run(args: BatchArgs) -> anyhow::Result<ExitCode> {
+    let mut entries = match batch_input::open(&args.input) {
+        Ok(e) => e,
+        Err(e) => return input_failure(e),
+    };
+    let jobs = args.jobs.map(usize::from).unwrap_or_else(|| {
+        std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get)
+    });
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(jobs)
+        .build()
+        .context("cannot start the worker threads")?;
+    let runs = Runs {
+        normal: (args.mode != BatchMode::C).then(|| args.ladder.options(Ladder::N)),
+        cc: (args.mode != BatchMode::N).then(|| args.ladder.options(Ladder::C)),
+    };
+    let progress = progress_bar(entries.total, args.quiet);
+    let mut out = BufWriter::with_capacity(1 << 16, io::stdout().lock());
+    let write_error = "cannot write to standard output";
+    if args.format == OutputFormat::Tsv {
+        report::write_tsv_header(&mut out, args.mode).context(write_error)?;
+    }
+    let chunk_size = CHUNK_PER_JOB * jobs;
+    let mut tally = Tally::default();
+    let (mut invalid, mut internal) = (0usize, 0usize);
+    loop {
+        let mut chunk: Vec<Entry> = Vec::with_capacity(chunk_size);
+        let mut input_error = None;
+        for item in entries.by_ref().take(chunk_size) {
+            match item {
+                Ok(entry) => chunk.push(entry),
+                Err(e) => {
+                    input_error = Some(e);
+                    break;
+                }
+            }
+        }
+        let outcomes: Vec<Outcome> =
+            pool.install(|| chunk.par_iter().map(|e| grade_entry(e, &runs)).collect());
+        progress.suspend(|| -> anyhow::Result<()> {
+            for (entry, outcome) in chunk.iter().zip(&outcomes) {
+                match args.format {
+                    OutputFormat::Tsv => {
+                        report::write_tsv(&mut out, args.mode, entry.index, &entry.text, outcome)
+                    }
+                    OutputFormat::Ndjson => {
+                        report::write_ndjson(&mut out, entry.index, &entry.text, outcome)
+                    }
+                }
+                .context(write_error)?;
+                match outcome {
+                    Outcome::Invalid(e) | Outcome::Internal(e) => {
+                        eprintln!("grader batch: {}: {e}", label(entry.index, &entry.text));
+                    }
+                    Outcome::Graded {
+                        warning: Some(w), ..
+                    } if !args.quiet => {
+                        eprintln!(
+                            "grader batch: warning: {}: {w}",
+                            label(entry.index, &entry.text)
+                        );
+                    }
+                    Outcome::Graded { .. } => {}
+                }
+                match outcome {
+                    Outcome::Invalid(_) => invalid += 1,
+                    Outcome::Internal(_) => internal += 1,
+                    Outcome::Graded { .. } => {}
+                }
+                tally.add(outcome);
+            }
+            out.flush().context(write_error)
+        })?;
+        progress.inc(chunk.len() as u64);
+        if let Some(e) = input_error {
+            progress.finish_and_clear();
+            return input_failure(e);
+        }
+        if chunk.len() < chunk_size {
+            break;
+        }
+    }
+    progress.finish_and_clear();
+    if args.summary {
+        tally
+            .write(&mut io::stderr().lock(), args.mode)
+            .context("cannot write to standard error")?;
+    }
+    if internal > 0 {
+        eprintln!("grader batch: the grader failed on {internal} puzzle(s) (see their rows)");
+        return Ok(ExitCode::from(FAILURE));
+    }
+    if invalid > 0 {
+        eprintln!("grader batch: {invalid} puzzle(s) could not be read or are not valid puzzles (see their rows)");
+        return Ok(ExitCode::from(BAD_INPUT));
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// An input that cannot be read on: bad input (code 2) or an I/O failure (code 1).
+fn input_failure(e: anyhow::Error) -> anyhow::Result<ExitCode> {
+    if let Some(bad) = e.downcast_ref::<BadInput>() {
+        eprintln!("grader batch: error: {bad}");
+        return Ok(ExitCode::from(BAD_INPUT));
+    }
+    Err(e)
+}
+
+/// Grades one entry; a panic (a bug) becomes that entry's error instead of ending
+/// the batch.
+fn grade_entry(entry: &Entry, runs: &Runs) -> Outcome {
+    if let Some(problem) = &entry.problem {
+        return Outcome::Invalid(problem.clone());
+    }
+    catch_unwind(AssertUnwindSafe(|| grade_puzzle(&entry.text, runs))).unwrap_or_else(|payload| {
+        Outcome::Internal(format!(
+            "internal error (a bug in the grader, please report it): {}",
+            panic_message(&*payload)
+        ))
+    })
+}
+
+fn grade_puzzle(text: &str, runs: &Runs) -> Outcome {
+    let imported = match read_any(text, None) {
+        Ok(i) => i,
+        Err(e) => return Outcome::Invalid(e.to_string()),
+    };
+    let grader = match Grader::new(&imported.puzzle) {
+        Ok(g) => g,
+        Err(e) => return Outcome::Invalid(format!("the puzzle cannot be graded: {e}")),
+    };
+    let run = |options: Option<Options>| options.map(|o| RunSummary::from(&grader.grade(o, false)));
+    Outcome::Graded {
+        normal: run(runs.normal),
+        cc: run(runs.cc),
+        warning: relaxed_warning(&imported),
+    }
+}
+
+/// A progress bar on stderr when it is a terminal (and not `--quiet`): a bar with
+/// rate and ETA when the number of puzzles is known, a spinner with the rate
+/// otherwise. Hidden (drawing nothing) in every other case.
+fn progress_bar(total: Option<usize>, quiet: bool) -> ProgressBar {
+    if quiet || !io::stderr().is_terminal() {
+        return ProgressBar::hidden();
+    }
+    let (bar, template) = match total {
+        Some(n) => (
+            ProgressBar::new(n as u64),
+            "{bar:40} {pos}/{len} puzzles  {per_sec}  ETA {eta}",
+        ),
+        None => (
+            ProgressBar::new_spinner(),
+            "{spinner} {pos} puzzles  {per_sec}  {elapsed}",
+        ),
+    };
+    if let Ok(style) = ProgressStyle::with_template(template) {
+        bar.set_style(style);
+    }
+    bar.enable_steady_tick(Duration::from_millis(200));
+    bar
+}

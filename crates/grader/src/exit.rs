@@ -1,0 +1,27 @@
+//! Exit codes (documented in `grader --help` and the README) and the panic hook.
+
+/// Reading or writing a file or stream failed, or an internal error.
+pub const FAILURE: u8 = 1;
+/// A puzzle cannot be read or is not a valid puzzle; a bad argument (clap's usage
+/// errors use 2 as well).
+pub const BAD_INPUT: u8 = 2;
+/// `solve`: the puzzle is ambiguous or impossible.
+pub const NOT_UNIQUE: u8 = 3;
+
+/// A panic is a bug in the grader, never the user's fault: say so in one line, with
+/// no backtrace hint. (The batch catches a panic per puzzle and reports it in that
+/// puzzle's row.)
+pub fn install_panic_hook() {
+    std::panic::set_hook(Box::new(|info| {
+        eprintln!("grader: internal error (a bug in the grader, please report it): {info}");
+    }));
+}
+
+/// The message of a caught panic.
+pub fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {
+    payload
+        .downcast_ref::<&str>()
+        .map(|s| s.to_string())
+        .or_else(|| payload.downcast_ref::<String>().cloned())
+        .unwrap_or_else(|| "unknown panic".to_string())
+}

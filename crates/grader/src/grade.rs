@@ -1,0 +1,210 @@
+//! `grader grade <PUZZLE>`: the step log of one puzzle, each step with its rating
+//! in the reference style, then the max and total difficulty and the status; or
+//! one JSON document (`--json`); or only the next step (`--hint`).
+
+use crate::convert::FromFormat;
+use crate::exit::BAD_INPUT;
+use crate::input::load_puzzle;
+use crate::ladder_args::{Ladder, LadderArgs};
+use crate::report::{grid_rows, grid_text, status_explained, step_line, StepJson};
+use anyhow::Context as _;
+use clap::Args;
+use kenken_formats::Format;
+use kenken_model::Digit;
+use kenken_techniques::search::Verdict;
+use kenken_techniques::{ladder, Context, Grader, Options, Step};
+use serde::Serialize;
+use std::io::Write;
+use std::process::ExitCode;
+
+#[derive(Args, Debug)]
+pub struct GradeArgs {
+    /// The puzzle: a string in any supported format, a file holding one, or `-` to
+    /// read standard input.
+    pub puzzle: String,
+    /// The format to read (detected from the input when omitted).
+    #[arg(long, value_enum)]
+    pub from: Option<FromFormat>,
+    /// The ladder: n = every technique, c = cage combinations only.
+    #[arg(long, value_enum, default_value = "n")]
+    pub mode: Ladder,
+    #[command(flatten)]
+    pub ladder: LadderArgs,
+    /// Leave naked singles (rating 0) out of the log.
+    #[arg(long)]
+    pub no_singles: bool,
+    /// Print one JSON document instead of the log.
+    #[arg(long)]
+    pub json: bool,
+    /// Print only the next step (after propagation) from the puzzle's start.
+    #[arg(long)]
+    pub hint: bool,
+}
+
+pub fn run(args: GradeArgs) -> anyhow::Result<ExitCode> {
+    let (input, imported) = match load_puzzle("grade", &args.puzzle, args.from.map(Format::from)) {
+        Ok(loaded) => loaded,
+        Err(code) => return Ok(code),
+    };
+    let grader = match Grader::new(&imported.puzzle) {
+        Ok(g) => g,
+        Err(e) => {
+            eprintln!("grader grade: error: the puzzle cannot be graded: {e}");
+            return Ok(ExitCode::from(BAD_INPUT));
+        }
+    };
+    let options = args.ladder.options(args.mode);
+    let puzzle = input.text.trim();
+    let text = if args.hint {
+        hint(&grader, options, puzzle, args.json)?
+    } else {
+        log(&grader, options, puzzle, &args)?
+    };
+    let mut out = std::io::stdout().lock();
+    writeln!(out, "{text}")
+        .and_then(|_| out.flush())
+        .context("cannot write to standard output")?;
+    Ok(ExitCode::SUCCESS)
+}
+
+#[derive(Serialize)]
+struct GradeJson<'a> {
+    puzzle: &'a str,
+    size: usize,
+    status: &'static str,
+    max: f64,
+    total: f64,
+    /// The most cages one cage-combination step combined (1 if none).
+    depth: usize,
+    steps: Vec<StepJson>,
+    /// The unique solution, by rows (`null` when there is none or several).
+    solution: Option<Vec<Vec<Digit>>>,
+}
+
+/// The whole log (or its JSON document).
+fn log(
+    grader: &Grader,
+    options: Options,
+    puzzle: &str,
+    args: &GradeArgs,
+) -> anyhow::Result<String> {
+    let size = grader.puzzle().size();
+    let grade = grader.grade(options, true);
+    if let Some(i) = grade.unsound_step {
+        eprintln!(
+            "grader grade: warning: step {} removed the solution (a bug in {}; please report it)",
+            i + 1,
+            grade.steps[i].technique.name()
+        );
+    }
+    let shown: Vec<&Step> = grade
+        .steps
+        .iter()
+        .filter(|s| !(args.no_singles && s.is_propagation()))
+        .collect();
+    if args.json {
+        let doc = GradeJson {
+            puzzle,
+            size: size.get(),
+            status: grade.status.as_str(),
+            max: grade.max.as_f64(),
+            total: grade.total.as_f64(),
+            depth: grade.depth,
+            steps: shown.iter().map(|s| StepJson::new(s, size)).collect(),
+            solution: grader.solution().map(|s| grid_rows(s, size)),
+        };
+        return Ok(serde_json::to_string(&doc)?);
+    }
+    let mut lines: Vec<String> = shown
+        .iter()
+        .enumerate()
+        .map(|(i, s)| format!("{}: {}", i + 1, step_line(s, size)))
+        .collect();
+    lines.push(format!(
+        "Max difficulty: {}; total difficulty: {}",
+        grade.max, grade.total
+    ));
+    if args.mode == Ladder::C {
+        lines.push(format!(
+            "Max depth: {}; steps: {}",
+            grade.depth, grade.ladder_steps
+        ));
+    }
+    lines.push(format!("Status: {}", status_explained(grade.status)));
+    if !grade.solved() {
+        lines.push(format!("Grid reached:\n{}", grid_text(&grade.grid, size)));
+    }
+    Ok(lines.join("\n"))
+}
+
+#[derive(Serialize)]
+struct HintJson<'a> {
+    puzzle: &'a str,
+    size: usize,
+    /// `unsolved` with the next step; otherwise why there is none: `solved` (by
+    /// propagation alone), `stuck`, `ambiguous`, `impossible`.
+    status: &'static str,
+    step: Option<StepJson>,
+}
+
+/// What `--hint` finds.
+enum Hint {
+    Next(Step),
+    /// Propagation alone solves the puzzle.
+    Solved,
+    Stuck,
+    Ambiguous,
+    Impossible,
+}
+
+/// The next step from the start (after propagation), or why there is none.
+fn hint(grader: &Grader, options: Options, puzzle: &str, json: bool) -> anyhow::Result<String> {
+    let size = grader.puzzle().size();
+    let (state, _singles) = grader.start();
+    let found = if grader.verdict() == Verdict::Impossible {
+        Hint::Impossible
+    } else if state.is_solved() {
+        Hint::Solved
+    } else {
+        let mut ctx = Context::new(options, grader.layout().cage_count());
+        match ladder::next_step(&state, &mut ctx) {
+            Some(step) => Hint::Next(step),
+            None if grader.verdict() == Verdict::Ambiguous => Hint::Ambiguous,
+            None => Hint::Stuck,
+        }
+    };
+    let (status, message) = match &found {
+        Hint::Next(step) => ("unsolved", step_line(step, size)),
+        Hint::Solved => (
+            "solved",
+            "No hint needed: naked singles alone solve the puzzle.".to_string(),
+        ),
+        Hint::Stuck => (
+            "stuck",
+            "No hint: no enabled technique applies (stuck).".to_string(),
+        ),
+        Hint::Ambiguous => (
+            "ambiguous",
+            "No hint: no enabled technique applies, and the puzzle has more than one solution."
+                .to_string(),
+        ),
+        Hint::Impossible => (
+            "impossible",
+            "No hint: the puzzle has no solution.".to_string(),
+        ),
+    };
+    if !json {
+        return Ok(message);
+    }
+    let step = match &found {
+        Hint::Next(step) => Some(StepJson::new(step, size)),
+        _ => None,
+    };
+    let doc = HintJson {
+        puzzle,
+        size: size.get(),
+        status,
+        step,
+    };
+    Ok(serde_json::to_string(&doc)?)
+}

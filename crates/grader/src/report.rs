@@ -1,0 +1,376 @@
+//! Output shapes shared by the subcommands: steps as log lines and JSON, grids,
+//! puzzle labels for messages, and a batch's rows (TSV and NDJSON) and tally.
+
+use crate::batch::BatchMode;
+use kenken_model::{Digit, Size};
+use kenken_techniques::{Grade, Rating, Status, Step};
+use serde::Serialize;
+use std::borrow::Cow;
+use std::collections::BTreeMap;
+use std::io::{self, Write};
+
+// ---- steps and grids ----
+
+/// A step as a log line without its number: `(2.1) Hidden triple: …`.
+pub fn step_line(step: &Step, size: Size) -> String {
+    format!("({}) {}", step.rating, step.text(size))
+}
+
+/// A cell and a digit: `{"cell":"r1c2","digit":3}`.
+#[derive(Serialize)]
+pub struct CellDigit {
+    pub cell: String,
+    pub digit: Digit,
+}
+
+/// A step in `grade --json`.
+#[derive(Serialize)]
+pub struct StepJson {
+    /// The technique's command-line id (`hidden-subset`).
+    pub technique: &'static str,
+    pub rating: f64,
+    pub text: String,
+    pub placements: Vec<CellDigit>,
+    pub eliminations: Vec<CellDigit>,
+}
+
+impl StepJson {
+    pub fn new(step: &Step, size: Size) -> StepJson {
+        let cells = |list: &[(kenken_model::CellId, Digit)]| {
+            list.iter()
+                .map(|&(cell, digit)| CellDigit {
+                    cell: size.cell_name(cell),
+                    digit,
+                })
+                .collect()
+        };
+        StepJson {
+            technique: step.technique.id(),
+            rating: step.rating.as_f64(),
+            text: step.text(size),
+            placements: cells(&step.placements),
+            eliminations: cells(&step.eliminations),
+        }
+    }
+}
+
+/// A grid in reading order as rows.
+pub fn grid_rows(grid: &[Digit], size: Size) -> Vec<Vec<Digit>> {
+    grid.chunks(size.get()).map(<[Digit]>::to_vec).collect()
+}
+
+/// A grid as lines of space-separated digits (`.` for an empty cell).
+pub fn grid_text(grid: &[Digit], size: Size) -> String {
+    grid.chunks(size.get())
+        .map(|row| {
+            row.iter()
+                .map(|&d| {
+                    if d == 0 {
+                        ".".to_string()
+                    } else {
+                        d.to_string()
+                    }
+                })
+                .collect::<Vec<_>>()
+                .join(" ")
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// How a status reads in a report.
+pub fn status_explained(status: Status) -> &'static str {
+    match status {
+        Status::Solved => "solved",
+        Status::Stuck => {
+            "stuck (no enabled technique applies; the puzzle has one solution, beyond them)"
+        }
+        Status::Ambiguous => "ambiguous (the puzzle has more than one solution)",
+        Status::Impossible => "impossible (the puzzle has no solution)",
+    }
+}
+
+/// A puzzle named in a message: `puzzle 5 ("6:a_a_…")`, its string cut at 60
+/// characters, with line breaks and quotes escaped.
+pub fn label(index: usize, text: &str) -> String {
+    const LIMIT: usize = 60;
+    let text = text.trim();
+    let shown: Cow<str> = match text.char_indices().nth(LIMIT) {
+        Some((cut, _)) => format!("{}…", &text[..cut]).into(),
+        None => text.into(),
+    };
+    format!("puzzle {index} ({shown:?})")
+}
+
+// ---- batch rows ----
+
+/// What one run of the ladder on a batch puzzle gave (the steps are dropped at
+/// once: a batch keeps only these numbers).
+#[derive(Clone, Copy, Debug)]
+pub struct RunSummary {
+    pub status: Status,
+    pub max: Rating,
+    pub total: Rating,
+    /// Steps that are not propagation.
+    pub steps: usize,
+    pub depth: usize,
+}
+
+impl From<&Grade> for RunSummary {
+    fn from(g: &Grade) -> RunSummary {
+        RunSummary {
+            status: g.status,
+            max: g.max,
+            total: g.total,
+            steps: g.ladder_steps,
+            depth: g.depth,
+        }
+    }
+}
+
+/// What a batch found for one puzzle.
+#[derive(Clone, Debug)]
+pub enum Outcome {
+    /// Graded: the mode-n and mode-c runs the mode asks for, and a warning when the
+    /// puzzle was read leniently.
+    Graded {
+        normal: Option<RunSummary>,
+        cc: Option<RunSummary>,
+        warning: Option<String>,
+    },
+    /// The puzzle cannot be read, or is not a valid puzzle: why.
+    Invalid(String),
+    /// The grader failed on it (a bug): the message.
+    Internal(String),
+}
+
+impl Outcome {
+    /// The row's status: the mode-n run's (mode c: the mode-c run's), `invalid` or
+    /// `error`.
+    pub fn status(&self) -> &'static str {
+        match self {
+            Outcome::Graded { normal, cc, .. } => {
+                normal.or(*cc).map_or("invalid", |r| r.status.as_str())
+            }
+            Outcome::Invalid(_) => "invalid",
+            Outcome::Internal(_) => "error",
+        }
+    }
+
+    /// Success: the mode-n run (mode c: the mode-c run) solved it.
+    pub fn success(&self) -> bool {
+        match self {
+            Outcome::Graded { normal, cc, .. } => {
+                normal.or(*cc).is_some_and(|r| r.status == Status::Solved)
+            }
+            _ => false,
+        }
+    }
+
+    pub fn error(&self) -> Option<&str> {
+        match self {
+            Outcome::Invalid(e) | Outcome::Internal(e) => Some(e),
+            Outcome::Graded { .. } => None,
+        }
+    }
+
+    fn runs(&self) -> (Option<RunSummary>, Option<RunSummary>) {
+        match self {
+            Outcome::Graded { normal, cc, .. } => (*normal, *cc),
+            _ => (None, None),
+        }
+    }
+}
+
+/// An NDJSON row; the fields of a mode that was not run are left out.
+#[derive(Serialize)]
+struct NdjsonRow<'a> {
+    index: usize,
+    puzzle: &'a str,
+    status: &'a str,
+    success: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    max: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    total: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    steps: Option<usize>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    depth: Option<usize>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    cc_steps: Option<usize>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    error: Option<&'a str>,
+}
+
+/// Writes one NDJSON row.
+pub fn write_ndjson(
+    out: &mut impl Write,
+    index: usize,
+    puzzle: &str,
+    outcome: &Outcome,
+) -> io::Result<()> {
+    let (normal, cc) = outcome.runs();
+    let row = NdjsonRow {
+        index,
+        puzzle,
+        status: outcome.status(),
+        success: outcome.success(),
+        max: normal.map(|r| r.max.as_f64()),
+        total: normal.map(|r| r.total.as_f64()),
+        steps: normal.map(|r| r.steps),
+        depth: cc.map(|r| r.depth),
+        cc_steps: cc.map(|r| r.steps),
+        error: outcome.error(),
+    };
+    serde_json::to_writer(&mut *out, &row)?;
+    out.write_all(b"\n")
+}
+
+/// The reference's TSV header for a mode, plus our `Error` column.
+pub fn write_tsv_header(out: &mut impl Write, mode: BatchMode) -> io::Result<()> {
+    let columns = match mode {
+        BatchMode::N => "Max\tTotal",
+        BatchMode::C => "Max Depth\tSteps",
+        BatchMode::B => "Max\tTotal\tMax Depth\tSteps",
+    };
+    writeln!(out, "Puzzle #\tPuzzle String\tSuccess\t{columns}\tError")
+}
+
+/// One TSV row: ratings in the reference's style (one decimal at most), empty cells
+/// where a puzzle could not be graded.
+pub fn write_tsv(
+    out: &mut impl Write,
+    mode: BatchMode,
+    index: usize,
+    puzzle: &str,
+    outcome: &Outcome,
+) -> io::Result<()> {
+    let (normal, cc) = outcome.runs();
+    write!(
+        out,
+        "{index}\t{}\t{}",
+        tsv_field(puzzle),
+        u8::from(outcome.success())
+    )?;
+    if mode != BatchMode::C {
+        match normal {
+            Some(r) => write!(out, "\t{}\t{}", r.max, r.total)?,
+            None => out.write_all(b"\t\t")?,
+        }
+    }
+    if mode != BatchMode::N {
+        match cc {
+            Some(r) => write!(out, "\t{}\t{}", r.depth, r.steps)?,
+            None => out.write_all(b"\t\t")?,
+        }
+    }
+    writeln!(out, "\t{}", tsv_field(outcome.error().unwrap_or("")))
+}
+
+/// A TSV cell: tabs, line breaks and backslashes escaped as `\t`, `\n`, `\r`, `\\`
+/// (puzzles in the text formats span lines).
+fn tsv_field(s: &str) -> Cow<'_, str> {
+    if !s.contains(['\t', '\n', '\r', '\\']) {
+        return s.into();
+    }
+    let mut escaped = String::with_capacity(s.len() + 8);
+    for c in s.chars() {
+        match c {
+            '\t' => escaped.push_str("\\t"),
+            '\n' => escaped.push_str("\\n"),
+            '\r' => escaped.push_str("\\r"),
+            '\\' => escaped.push_str("\\\\"),
+            c => escaped.push(c),
+        }
+    }
+    escaped.into()
+}
+
+// ---- the tally ----
+
+/// How many puzzles got each max rating (mode n) and each max depth (mode c); the
+/// puzzles a run did not solve are counted by status instead.
+#[derive(Default, Debug)]
+pub struct Tally {
+    puzzles: usize,
+    by_max: BTreeMap<Rating, usize>,
+    by_depth: BTreeMap<usize, usize>,
+    unsolved_n: BTreeMap<&'static str, usize>,
+    unsolved_c: BTreeMap<&'static str, usize>,
+    not_graded: BTreeMap<&'static str, usize>,
+}
+
+impl Tally {
+    pub fn add(&mut self, outcome: &Outcome) {
+        self.puzzles += 1;
+        let (normal, cc) = outcome.runs();
+        if normal.is_none() && cc.is_none() {
+            *self.not_graded.entry(outcome.status()).or_default() += 1;
+        }
+        if let Some(r) = normal {
+            match r.status {
+                Status::Solved => *self.by_max.entry(r.max).or_default() += 1,
+                s => *self.unsolved_n.entry(s.as_str()).or_default() += 1,
+            }
+        }
+        if let Some(r) = cc {
+            match r.status {
+                Status::Solved => *self.by_depth.entry(r.depth).or_default() += 1,
+                s => *self.unsolved_c.entry(s.as_str()).or_default() += 1,
+            }
+        }
+    }
+
+    /// Tab-separated tables: `Max` → count (modes n, b), then `Max Depth` → count
+    /// (modes c, b); then unsolved puzzles by status, rows in error and the total.
+    pub fn write(&self, out: &mut impl Write, mode: BatchMode) -> io::Result<()> {
+        if mode != BatchMode::C {
+            writeln!(out, "Max\tCount")?;
+            for (max, n) in &self.by_max {
+                writeln!(out, "{max}\t{n}")?;
+            }
+            for (status, n) in &self.unsolved_n {
+                writeln!(out, "{status}\t{n}")?;
+            }
+        }
+        if mode == BatchMode::B {
+            writeln!(out)?;
+        }
+        if mode != BatchMode::N {
+            writeln!(out, "Max Depth\tCount")?;
+            for (depth, n) in &self.by_depth {
+                writeln!(out, "{depth}\t{n}")?;
+            }
+            for (status, n) in &self.unsolved_c {
+                writeln!(out, "{status}\t{n}")?;
+            }
+        }
+        for (status, n) in &self.not_graded {
+            writeln!(out, "{status}\t{n}")?;
+        }
+        writeln!(out, "Puzzles\t{}", self.puzzles)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tsv_fields_are_escaped() {
+        assert_eq!(tsv_field("4:_a_7a4_a3,m2"), "4:_a_7a4_a3,m2");
+        assert_eq!(tsv_field("# 3\n+ 3\tA1\\"), "# 3\\n+ 3\\tA1\\\\");
+    }
+
+    #[test]
+    fn labels_are_short_and_quoted() {
+        assert_eq!(label(3, " 4:ab \n"), "puzzle 3 (\"4:ab\")");
+        let long = "x".repeat(100);
+        assert_eq!(
+            label(1, &long),
+            format!("puzzle 1 (\"{}…\")", "x".repeat(60))
+        );
+        assert_eq!(label(2, "# 3\n+ 3"), "puzzle 2 (\"# 3\\n+ 3\")");
+    }
+}
