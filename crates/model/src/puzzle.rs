@@ -32,7 +32,8 @@ impl Puzzle {
         box_cols: usize,
     ) -> Result<Puzzle, ModelError> {
         let n = size.get();
-        if box_rows == 0 || box_cols == 0 || box_rows * box_cols != n || !n.is_multiple_of(box_rows) {
+        if box_rows == 0 || box_cols == 0 || box_rows * box_cols != n || !n.is_multiple_of(box_rows)
+        {
             return Err(ModelError::BadBoxShape {
                 rows: box_rows,
                 cols: box_cols,

@@ -22,6 +22,6 @@ pub mod techniques;
 pub use grade::{Grade, Grader, Status};
 pub use layout::Layout;
 pub use rating::Rating;
-pub use state::{Contradiction, State};
+pub use state::{Contradiction, State, StateError};
 pub use step::{fish_name, subset_name, Axis, CageCut, Reason, Slice, Step};
 pub use technique::{Context, Options, Technique, TechniqueKind};

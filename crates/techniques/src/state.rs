@@ -17,6 +17,17 @@ pub enum Contradiction {
     EmptyCage(CageId),
 }
 
+/// Why a state could not be built from pencil marks.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum StateError {
+    #[error(transparent)]
+    Model(#[from] ModelError),
+    #[error("pencil marks for {got} cells, the grid has {expected}")]
+    WrongCellCount { expected: usize, got: usize },
+    #[error("the pencil marks contradict the puzzle: {0}")]
+    Contradiction(#[from] Contradiction),
+}
+
 /// Candidates of every cell and the live combinations of every cage.
 ///
 /// Invariant after [`State::propagate`]: every cell's candidates are exactly the
@@ -60,6 +71,28 @@ impl State {
             s.recompute_candidates(CageId::new(cage));
         }
         s
+    }
+
+    /// A propagated state from pencil marks: each cell keeps only the candidates
+    /// given for it (reading order), then propagation runs. For tests, hints on a
+    /// position a person has reached, and imported K6C progress.
+    pub fn with_candidates(puzzle: &Puzzle, marks: &[Digits]) -> Result<State, StateError> {
+        let mut s = State::new(puzzle)?;
+        let size = puzzle.size();
+        if marks.len() != size.cell_count() {
+            return Err(StateError::WrongCellCount {
+                expected: size.cell_count(),
+                got: marks.len(),
+            });
+        }
+        for cell in size.cells() {
+            for d in s.candidates(cell).difference(marks[cell.index()]) {
+                s.eliminate(cell, d);
+            }
+        }
+        s.propagate()?;
+        s.take_changed_cages();
+        Ok(s)
     }
 
     pub fn layout(&self) -> &Layout {
