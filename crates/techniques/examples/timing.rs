@@ -15,16 +15,26 @@ fn main() {
         ));
     }
     let t0 = Instant::now();
+    let mut phase = [0.0f64; 3];
     let mut times = Vec::new();
     for (p, ms) in &rows {
         let puzzle = common::tatham(p);
         let t = Instant::now();
         let g = Grader::new(&puzzle).unwrap();
+        let t1 = Instant::now();
         let _n = g.grade(Options::default(), false);
+        let t2 = Instant::now();
         let _c = g.grade(Options::cage_combinations_only(), false);
+        phase[0] += (t1 - t).as_secs_f64();
+        phase[1] += (t2 - t1).as_secs_f64();
+        phase[2] += t2.elapsed().as_secs_f64();
         times.push((t.elapsed().as_secs_f64() * 1000.0, *ms, p.clone()));
     }
     let total = t0.elapsed().as_secs_f64();
+    println!(
+        "setup+search {:.3} s, mode n {:.3} s, mode c {:.3} s",
+        phase[0], phase[1], phase[2]
+    );
     let mut sorted: Vec<f64> = times.iter().map(|t| t.0).collect();
     sorted.sort_by(|a, b| a.partial_cmp(b).unwrap());
     let pct = |q: f64| sorted[((sorted.len() - 1) as f64 * q) as usize];

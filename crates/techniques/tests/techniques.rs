@@ -247,7 +247,7 @@ fn region_sum_two_unknowns() {
         None,
         "two unknowns need u_max 2"
     );
-    let step = find(&RegionTotals, &s, 2).expect("region sum, 2 unknowns");
+    let step = region_sum::deduce(&s, &row1, 2).expect("region sum, 2 unknowns");
     assert_eq!(
         step.text(p.size()),
         "Region sum: Row 1 must sum to 10; cages 1, 2's cells within this region must sum to 7; cages 2 reduced from 4 combinations to 2"

@@ -110,14 +110,22 @@ impl<'a> Scratch<'a> {
         self.chosen.clear();
         self.chosen.resize(n, u32::MAX);
 
-        // Depth 0: every live combination of every cage.
+        // Depth 0: every live combination of every cage; deeper levels sized alike.
         for (k, &x) in set.iter().enumerate() {
             let len = self.live[x].len();
+            let words = len.div_ceil(64);
+            for level in &mut self.domains {
+                level[k].clear();
+                level[k].resize(words, 0);
+            }
             let d = &mut self.domains[0][k];
-            d.clear();
-            d.resize(len.div_ceil(64), 0);
-            for q in 0..len {
-                d[q / 64] |= 1 << (q % 64);
+            for (w, word) in d.iter_mut().enumerate() {
+                let bits = (len - 64 * w).min(64);
+                *word = if bits == 64 {
+                    u64::MAX
+                } else {
+                    (1u64 << bits) - 1
+                };
             }
         }
         for lead in 0..n {
@@ -169,15 +177,23 @@ impl<'a> Scratch<'a> {
                 continue;
             }
             let d = &mut next[j];
-            d.clear();
-            d.extend_from_slice(&cur[j]);
+            let src = &cur[j];
+            let mut count = 0u32;
             if links[k][j] != usize::MAX {
-                let t = self.pairs[links[k][j]].as_ref().expect("built");
-                for (x, y) in d.iter_mut().zip(t.row(pos as usize)) {
-                    *x &= y;
+                let row = self.pairs[links[k][j]]
+                    .as_ref()
+                    .expect("built")
+                    .row(pos as usize);
+                for ((x, &a), &b) in d.iter_mut().zip(src).zip(row) {
+                    *x = a & b;
+                    count += x.count_ones();
+                }
+            } else {
+                for (x, &a) in d.iter_mut().zip(src) {
+                    *x = a;
+                    count += a.count_ones();
                 }
             }
-            let count: u32 = d.iter().map(|w| w.count_ones()).sum();
             if count == 0 {
                 self.chosen[k] = u32::MAX;
                 return false;

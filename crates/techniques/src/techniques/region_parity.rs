@@ -17,11 +17,13 @@ pub fn deduce(state: &State, totals: &SliceTotals) -> Option<Step> {
     }
     let part = &totals.parts[open?];
     let want = (totals.target % 2) ^ known_parity;
+    if part.values.iter().all(|v| v % 2 == want) {
+        return None;
+    }
     let removed: Vec<u32> = part
-        .sums
-        .iter()
+        .sums(state)
         .filter(|(_, s)| s % 2 != want)
-        .map(|&(c, _)| c as u32)
+        .map(|(c, _)| c as u32)
         .collect();
     if removed.is_empty() {
         return None;

@@ -37,11 +37,13 @@ pub fn deduce(state: &State, totals: &SliceTotals, u_max: usize) -> Option<Step>
     let mut cuts = Vec::new();
     for (k, &i) in unknown.iter().enumerate() {
         let part = &totals.parts[i];
+        if kept[k].len() == part.values.len() {
+            continue;
+        }
         let removed: Vec<u32> = part
-            .sums
-            .iter()
+            .sums(state)
             .filter(|(_, s)| !kept[k].contains(s))
-            .map(|&(c, _)| c as u32)
+            .map(|(c, _)| c as u32)
             .collect();
         if !removed.is_empty() {
             let before = state.live_count(part.cage);

@@ -5,7 +5,8 @@
 //!
 //! Order: for u_max = 1 ..= deepest cage-combination level tried + 1; for slice size
 //! n = 1..=N; rows, then columns (none for n = N, the whole grid); first line
-//! top/left first.
+//! top/left first. A slice's totals are computed once per search and reused by every
+//! u_max pass.
 
 use super::{region_parity, region_sum};
 use crate::step::{Axis, Slice};
@@ -20,13 +21,20 @@ pub struct Part {
     pub cage: CageId,
     /// Positions (in the cage's cell order) of its cells inside the slice.
     pub positions: Vec<usize>,
-    /// Live combination index and the sum of its digits inside the slice.
-    pub sums: Vec<(usize, u32)>,
-    /// Distinct inside sums, ascending.
+    /// Distinct inside sums over the live combinations, ascending.
     pub values: Vec<u32>,
 }
 
 impl Part {
+    /// Each live combination with the sum of its digits inside the slice (computed
+    /// again on demand: only a step needs it).
+    pub fn sums<'a>(&'a self, state: &'a State) -> impl Iterator<Item = (usize, u32)> + 'a {
+        state.live_combinations(self.cage).map(move |i| {
+            let row = state.layout().combination(self.cage, i);
+            (i, self.positions.iter().map(|&p| row[p] as u32).sum())
+        })
+    }
+
     pub fn is_known(&self) -> bool {
         self.values.len() == 1
     }
@@ -64,22 +72,30 @@ impl SliceTotals {
                     None => parts.push(Part {
                         cage,
                         positions: vec![pos],
-                        sums: Vec::new(),
                         values: Vec::new(),
                     }),
                 }
             }
         }
+        let mut seen: Vec<u64> = Vec::new();
         for part in &mut parts {
             part.positions.sort_unstable();
+            // Distinct sums through a bit set (sums are at most cells × N).
+            let words = (part.positions.len() * n) / 64 + 1;
+            seen.clear();
+            seen.resize(words, 0);
             for i in state.live_combinations(part.cage) {
                 let row = layout.combination(part.cage, i);
-                let s: u32 = part.positions.iter().map(|&p| row[p] as u32).sum();
-                part.sums.push((i, s));
-                part.values.push(s);
+                let s: usize = part.positions.iter().map(|&p| row[p] as usize).sum();
+                seen[s / 64] |= 1 << (s % 64);
             }
-            part.values.sort_unstable();
-            part.values.dedup();
+            for (w, &bits) in seen.iter().enumerate() {
+                let mut b = bits;
+                while b != 0 {
+                    part.values.push(w as u32 * 64 + b.trailing_zeros());
+                    b &= b - 1;
+                }
+            }
         }
 
         SliceTotals {
@@ -95,30 +111,39 @@ impl Technique for RegionTotals {
         &[TechniqueKind::RegionSum, TechniqueKind::RegionParity]
     }
 
-    fn sizes(&self, _state: &State, ctx: &Context) -> RangeInclusive<usize> {
-        1..=ctx.deepest_level() + 1
+    /// One size: the u_max passes run inside [`RegionTotals::find`], so that each
+    /// slice's totals are computed once for all of them.
+    fn sizes(&self, _state: &State, _ctx: &Context) -> RangeInclusive<usize> {
+        1..=1
     }
 
-    fn find(&self, state: &State, ctx: &mut Context, u_max: usize) -> Option<Step> {
+    fn find(&self, state: &State, ctx: &mut Context, _size: usize) -> Option<Step> {
         let n = state.n();
         let sums = ctx.options.is_enabled(TechniqueKind::RegionSum);
         let parity = ctx.options.is_enabled(TechniqueKind::RegionParity);
+        let mut slices = Vec::new();
         for count in 1..=n {
             for axis in [Axis::Rows, Axis::Cols] {
                 if axis == Axis::Cols && count == n {
                     continue;
                 }
                 for first in 0..=n - count {
-                    let totals = SliceTotals::new(state, Slice { axis, first, count });
-                    if sums {
-                        if let Some(step) = region_sum::deduce(state, &totals, u_max) {
-                            return Some(step);
-                        }
+                    slices.push(Slice { axis, first, count });
+                }
+            }
+        }
+        let mut totals: Vec<Option<SliceTotals>> = (0..slices.len()).map(|_| None).collect();
+        for u_max in 1..=ctx.deepest_level() + 1 {
+            for (i, &slice) in slices.iter().enumerate() {
+                let t = totals[i].get_or_insert_with(|| SliceTotals::new(state, slice));
+                if sums {
+                    if let Some(step) = region_sum::deduce(state, t, u_max) {
+                        return Some(step);
                     }
-                    if parity {
-                        if let Some(step) = region_parity::deduce(state, &totals) {
-                            return Some(step);
-                        }
+                }
+                if parity {
+                    if let Some(step) = region_parity::deduce(state, t) {
+                        return Some(step);
                     }
                 }
             }
