@@ -7,9 +7,16 @@
 
 use kenken_model::{CageId, Digits, Puzzle, RegionKind, Size};
 use kenken_techniques::techniques::{
-    cage_combination::CageCombination, cage_support::Scratch, claiming::Claiming, fish::Fish,
-    hidden_single::HiddenSingle, hidden_subset::HiddenSubset, pointing::Pointing, region_parity,
-    region_sum, region_totals::RegionTotals, region_totals::SliceTotals,
+    cage_combination::CageCombination,
+    cage_support::{PairCache, Scratch},
+    claiming::Claiming,
+    fish::Fish,
+    hidden_single::HiddenSingle,
+    hidden_subset::HiddenSubset,
+    pointing::Pointing,
+    region_parity, region_sum,
+    region_totals::RegionTotals,
+    region_totals::SliceTotals,
 };
 use kenken_techniques::{
     Axis, Context, Options, Rating, Reason, Slice, State, Step, Technique, TechniqueKind,
@@ -298,5 +305,8 @@ fn cage_combination_of_two_cages() {
     // Without the clash nothing of the pair goes.
     let s = state(&p, "12 12 . . \n . . . . \n . . . . \n . . . .");
     let list = [CageId::new(1), CageId::new(0)];
-    assert!(Scratch::new(&s, &list).unsupported(&[0, 1]).is_empty());
+    let mut cache = PairCache::new();
+    let changed_at = vec![0; s.layout().cage_count()];
+    let mut scratch = Scratch::new(&s, &list, &mut cache, 0, &changed_at);
+    assert!(scratch.unsupported(&[0, 1]).is_empty());
 }

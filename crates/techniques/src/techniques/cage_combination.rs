@@ -9,7 +9,7 @@
 //! around; at a shallower level, only sets holding a cage changed since that level
 //! last found nothing, those cages first.
 
-use super::cage_support::Scratch;
+use super::cage_support::{PairCache, Scratch};
 use crate::step::{CageCut, Reason};
 use crate::{Context, Rating, State, Step, Technique, TechniqueKind};
 use kenken_model::CageId;
@@ -44,6 +44,8 @@ pub struct Memory {
     /// at: while none of their cages changes since, they still remove nothing, so
     /// they are skipped. This changes no result, only the time spent.
     barren: HashMap<u128, u32>,
+    /// Pair compatibility tables of unchanged cages, reused between searches.
+    pairs: PairCache,
 }
 
 impl Memory {
@@ -55,6 +57,7 @@ impl Memory {
             clock: 0,
             changed_at: vec![0; cage_count],
             barren: HashMap::new(),
+            pairs: PairCache::new(),
         }
     }
 
@@ -94,7 +97,7 @@ impl Technique for CageCombination {
         let mut sets = Sets {
             state,
             list: &list,
-            scratch: Scratch::new(state, &list),
+            scratch: Scratch::new(state, &list, &mut mem.pairs, mem.clock, &mem.changed_at),
             clock: mem.clock,
             changed_at: &mem.changed_at,
             barren: &mut mem.barren,

@@ -12,10 +12,17 @@
 use crate::step::CageCut;
 use crate::State;
 use kenken_model::CageId;
+use std::collections::HashMap;
+use std::sync::Arc;
+
+/// Pair tables kept from one search to the next, keyed by (cage, cage), with the
+/// tick they were built at: a table stays valid while neither cage changes.
+pub type PairCache = HashMap<(CageId, CageId), (u32, Arc<PairTable>)>;
 
 /// Per combination (by position in the first cage's live list), the bit set of
 /// compatible combinations (positions in the second cage's live list).
-struct PairTable {
+#[derive(Debug)]
+pub struct PairTable {
     words: usize,
     bits: Vec<u64>,
 }
@@ -34,15 +41,26 @@ pub struct Scratch<'a> {
     cages: &'a [CageId],
     /// Live combination indices per cage of the list.
     live: Vec<Vec<u32>>,
-    /// Pair tables, `m × m`, built on first use.
-    pairs: Vec<Option<PairTable>>,
+    /// Pair tables, `m × m`, taken from the cache or built on first use.
+    pairs: Vec<Option<Arc<PairTable>>>,
+    cache: &'a mut PairCache,
+    clock: u32,
+    changed_at: &'a [u32],
     /// Per depth, per cage of the set: the domain bit set.
     domains: Vec<Vec<Vec<u64>>>,
     chosen: Vec<u32>,
 }
 
 impl<'a> Scratch<'a> {
-    pub fn new(state: &'a State, cages: &'a [CageId]) -> Scratch<'a> {
+    /// A scratch over `cages` (the sets are positions in it); `cache`, `clock` and
+    /// `changed_at` let pair tables of unchanged cages carry over between searches.
+    pub fn new(
+        state: &'a State,
+        cages: &'a [CageId],
+        cache: &'a mut PairCache,
+        clock: u32,
+        changed_at: &'a [u32],
+    ) -> Scratch<'a> {
         let m = cages.len();
         Scratch {
             state,
@@ -52,6 +70,9 @@ impl<'a> Scratch<'a> {
                 .map(|&c| state.live_combinations(c).map(|i| i as u32).collect())
                 .collect(),
             pairs: (0..m * m).map(|_| None).collect(),
+            cache,
+            clock,
+            changed_at,
             domains: Vec::new(),
             chosen: Vec::new(),
         }
@@ -64,6 +85,12 @@ impl<'a> Scratch<'a> {
             return;
         }
         let (a, b) = (self.cages[x], self.cages[y]);
+        if let Some((tick, t)) = self.cache.get(&(a, b)) {
+            if self.changed_at[a.index()] <= *tick && self.changed_at[b.index()] <= *tick {
+                self.pairs[x * m + y] = Some(Arc::clone(t));
+                return;
+            }
+        }
         let (la, lb) = (&self.live[x], &self.live[y]);
         let layout = self.state.layout();
         let words = lb.len().div_ceil(64);
@@ -78,7 +105,9 @@ impl<'a> Scratch<'a> {
                 }
             }
         }
-        self.pairs[x * m + y] = Some(PairTable { words, bits });
+        let t = Arc::new(PairTable { words, bits });
+        self.cache.insert((a, b), (self.clock, Arc::clone(&t)));
+        self.pairs[x * m + y] = Some(t);
     }
 
     /// The cuts (combinations without support) of the set given as positions in the
@@ -128,7 +157,12 @@ impl<'a> Scratch<'a> {
                 };
             }
         }
-        for lead in 0..n {
+        // Leads with the most combinations first: each full choice found supports
+        // one combination of every cage, so the largest cage bounds the number of
+        // searches, and its searches cover the small cages along the way.
+        let mut leads: [usize; 8] = [0, 1, 2, 3, 4, 5, 6, 7];
+        leads[..n].sort_by_key(|&k| std::cmp::Reverse(self.live[set[k]].len()));
+        for &lead in &leads[..n] {
             for a in 0..self.live[set[lead]].len() {
                 if supported[lead][a] {
                     continue;
