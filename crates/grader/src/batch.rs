@@ -14,10 +14,11 @@ use crate::ladder_args::{Ladder, LadderArgs};
 use crate::report::{self, label, Outcome, RunSummary, Tally};
 use anyhow::Context;
 use clap::{Args, ValueEnum};
-use indicatif::{ProgressBar, ProgressStyle};
+use indicatif::{ProgressBar, ProgressState, ProgressStyle};
 use kenken_formats::read_any;
 use kenken_techniques::{Grader, Options};
 use rayon::prelude::*;
+use std::fmt;
 use std::io::{self, BufWriter, IsTerminal, Write};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::process::ExitCode;
@@ -119,8 +120,16 @@ pub fn run(args: BatchArgs) -> anyhow::Result<ExitCode> {
                 }
             }
         }
-        let outcomes: Vec<Outcome> =
-            pool.install(|| chunk.par_iter().map(|e| grade_entry(e, &runs)).collect());
+        let outcomes: Vec<Outcome> = pool.install(|| {
+            chunk
+                .par_iter()
+                .map(|e| {
+                    let outcome = grade_entry(e, &runs);
+                    progress.inc(1);
+                    outcome
+                })
+                .collect()
+        });
         progress.suspend(|| -> anyhow::Result<()> {
             for (entry, outcome) in chunk.iter().zip(&outcomes) {
                 match args.format {
@@ -155,7 +164,6 @@ pub fn run(args: BatchArgs) -> anyhow::Result<ExitCode> {
             }
             out.flush().context(write_error)
         })?;
-        progress.inc(chunk.len() as u64);
         if let Some(e) = input_error {
             progress.finish_and_clear();
             return input_failure(e);
@@ -231,15 +239,19 @@ fn progress_bar(total: Option<usize>, quiet: bool) -> ProgressBar {
     let (bar, template) = match total {
         Some(n) => (
             ProgressBar::new(n as u64),
-            "{bar:40} {pos}/{len} puzzles  {per_sec}  ETA {eta}",
+            "{bar:40} {pos}/{len} puzzles  {rate}  ETA {eta}",
         ),
         None => (
             ProgressBar::new_spinner(),
-            "{spinner} {pos} puzzles  {per_sec}  {elapsed}",
+            "{spinner} {pos} puzzles  {rate}  {elapsed}",
         ),
     };
     if let Ok(style) = ProgressStyle::with_template(template) {
-        bar.set_style(style);
+        bar.set_style(
+            style.with_key("rate", |state: &ProgressState, w: &mut dyn fmt::Write| {
+                let _ = write!(w, "{:.0}/s", state.per_sec());
+            }),
+        );
     }
     bar.enable_steady_tick(Duration::from_millis(200));
     bar

@@ -4,6 +4,17 @@
 use std::io::Write;
 use std::process::{Command, Output, Stdio};
 
+#[path = "cli/batch.rs"]
+mod batch;
+#[path = "cli/grade.rs"]
+mod grade;
+#[path = "cli/reference.rs"]
+mod reference;
+#[path = "cli/solve.rs"]
+mod solve;
+#[path = "cli/techniques.rs"]
+mod techniques;
+
 const GRADER: &str = env!("CARGO_BIN_EXE_grader");
 
 /// The formats spec's example game ID.

@@ -1,0 +1,248 @@
+//! `grader grade`: the step log, `--no-singles`, `--json`, `--hint`, the ladder
+//! options, each input form, and bad input.
+
+use super::reference::{AMBIGUOUS, IMPOSSIBLE, ROWS, SIX, SIX_LOG_START, SIX_SOLUTION};
+use super::{bad_input, grader, grader_stdin, ok};
+use serde_json::Value;
+
+fn last_lines(text: &str, n: usize) -> Vec<&str> {
+    let lines: Vec<&str> = text.lines().collect();
+    lines[lines.len().saturating_sub(n)..].to_vec()
+}
+
+#[test]
+fn log_in_the_reference_style() {
+    let log = ok(grader(&["grade", SIX]));
+    let lines: Vec<&str> = log.lines().collect();
+    assert_eq!(&lines[..SIX_LOG_START.len()], SIX_LOG_START);
+    // The reference's log has 45 steps, naked singles included.
+    assert_eq!(lines.len(), 45 + 2, "{log}");
+    assert!(lines[44].starts_with("45: (0) Naked single: "), "{log}");
+    assert_eq!(
+        last_lines(&log, 2),
+        ["Max difficulty: 2; total difficulty: 12", "Status: solved"]
+    );
+}
+
+#[test]
+fn max_and_total_agree_with_the_reference() {
+    for row in ROWS {
+        let log = ok(grader(&["grade", row.puzzle, "--no-singles"]));
+        assert_eq!(
+            last_lines(&log, 2),
+            [
+                format!(
+                    "Max difficulty: {}; total difficulty: {}",
+                    row.max, row.total
+                ),
+                "Status: solved".to_string()
+            ],
+            "{}",
+            row.puzzle
+        );
+        let log = ok(grader(&[
+            "grade",
+            row.puzzle,
+            "--mode",
+            "c",
+            "--no-singles",
+        ]));
+        let depth = last_lines(&log, 2)[0];
+        assert!(
+            depth.starts_with(&format!("Max depth: {}; steps: ", row.depth)),
+            "{}: {depth}",
+            row.puzzle
+        );
+        if let Some(steps) = row.cc_steps {
+            assert_eq!(depth, format!("Max depth: {}; steps: {steps}", row.depth));
+        }
+    }
+}
+
+#[test]
+fn no_singles_numbers_the_ladder_steps() {
+    let log = ok(grader(&["grade", SIX, "--no-singles"]));
+    assert!(!log.contains("Naked single"), "{log}");
+    let lines: Vec<&str> = log.lines().collect();
+    assert_eq!(lines.len(), 9 + 2, "{log}");
+    assert_eq!(lines[0], "1: (1) Hidden single: 5 in r2c6");
+    assert_eq!(lines[7], "8: (2) Hidden pair: 2, 6 in r3c3, r5c3");
+    assert_eq!(lines[8], "9: (1) Hidden single: 5 in r1c4");
+}
+
+#[test]
+fn json_document() {
+    let doc: Value = serde_json::from_str(&ok(grader(&["grade", SIX, "--json"]))).unwrap();
+    assert_eq!(doc["puzzle"], SIX);
+    assert_eq!(doc["size"], 6);
+    assert_eq!(doc["status"], "solved");
+    assert_eq!(doc["max"], 2.0);
+    assert_eq!(doc["total"], 12.0);
+    let steps = doc["steps"].as_array().unwrap();
+    assert_eq!(steps.len(), 45);
+    let first = &steps[0];
+    assert_eq!(first["technique"], "hidden-single");
+    assert_eq!(first["rating"], 1.0);
+    assert_eq!(first["text"], "Hidden single: 5 in r2c6");
+    assert_eq!(
+        first["placements"],
+        serde_json::json!([{"cell": "r2c6", "digit": 5}])
+    );
+    let eliminated: Vec<&Value> = first["eliminations"].as_array().unwrap().iter().collect();
+    assert!(!eliminated.is_empty());
+    assert!(eliminated
+        .iter()
+        .all(|e| e["cell"] == "r2c6" && e["digit"] != 5));
+    assert_eq!(steps[1]["technique"], "naked-single");
+    let claiming = &steps[3];
+    assert_eq!(claiming["technique"], "claiming");
+    assert_eq!(claiming["rating"], 1.5);
+    let rows: Vec<String> = doc["solution"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| {
+            r.as_array()
+                .unwrap()
+                .iter()
+                .map(|d| d.to_string())
+                .collect::<Vec<_>>()
+                .join(" ")
+        })
+        .collect();
+    assert_eq!(rows.join("\n"), SIX_SOLUTION);
+
+    let doc: Value =
+        serde_json::from_str(&ok(grader(&["grade", SIX, "--json", "--no-singles"]))).unwrap();
+    assert_eq!(doc["steps"].as_array().unwrap().len(), 9);
+}
+
+#[test]
+fn hint_is_the_next_step() {
+    assert_eq!(
+        ok(grader(&["grade", SIX, "--hint"])),
+        "(1) Hidden single: 5 in r2c6"
+    );
+    let doc: Value =
+        serde_json::from_str(&ok(grader(&["grade", SIX, "--hint", "--json"]))).unwrap();
+    assert_eq!(doc["status"], "unsolved");
+    assert_eq!(doc["step"]["text"], "Hidden single: 5 in r2c6");
+    // Switching a technique off changes the hint.
+    let hint = ok(grader(&[
+        "grade",
+        SIX,
+        "--hint",
+        "--disable",
+        "hidden-single",
+    ]));
+    assert!(hint.starts_with("(1.5) Claiming candidates"), "{hint}");
+
+    // Propagation alone solves the max-0 row.
+    let easy = ROWS[0].puzzle;
+    assert!(ok(grader(&["grade", easy, "--hint"])).contains("No hint needed"));
+    let doc: Value =
+        serde_json::from_str(&ok(grader(&["grade", easy, "--hint", "--json"]))).unwrap();
+    assert_eq!(doc["status"], "solved");
+    assert!(doc["step"].is_null());
+
+    assert!(ok(grader(&["grade", AMBIGUOUS, "--hint"])).contains("more than one solution"));
+    assert!(ok(grader(&["grade", IMPOSSIBLE, "--hint"])).contains("no solution"));
+}
+
+#[test]
+fn ladder_options() {
+    // Mode c only uses cage combinations.
+    let log = ok(grader(&["grade", ROWS[2].puzzle, "--mode", "c"]));
+    assert!(log
+        .lines()
+        .filter(|l| l.starts_with(char::is_numeric))
+        .all(|l| l.contains("Naked single") || l.contains("Cage comparison")));
+    assert!(log.contains("Max depth: 3; steps: 8"), "{log}");
+    // Without three-cage combinations, mode c gets stuck on it.
+    let log = ok(grader(&[
+        "grade",
+        ROWS[2].puzzle,
+        "--mode",
+        "c",
+        "--max-depth",
+        "2",
+    ]));
+    assert!(log.contains("Status: stuck"), "{log}");
+    assert!(log.contains("Grid reached:"), "{log}");
+
+    // The max-4 row needs cage combinations; without them it is stuck, and the
+    // two spellings of --disable agree.
+    let max4 = ROWS[4].puzzle;
+    let a = ok(grader(&[
+        "grade",
+        max4,
+        "--disable",
+        "cage-combination",
+        "--disable",
+        "region-sum",
+    ]));
+    let b = ok(grader(&[
+        "grade",
+        max4,
+        "--disable",
+        "cage-combination,region-sum",
+    ]));
+    assert_eq!(a, b);
+    assert!(a.contains("Status: stuck"), "{a}");
+    assert!(!a.contains("Cage comparison"), "{a}");
+}
+
+#[test]
+fn every_input_form() {
+    let expected = ok(grader(&["grade", SIX]));
+    let text = ok(grader(&["convert", SIX, "--to", "text"]));
+    let k6c = ok(grader(&["convert", SIX, "--to", "k6c"]));
+    let url = format!("https://www.chiark.greenend.org.uk/~sgtatham/puzzles/js/keen.html#{SIX}");
+    for input in [text.as_str(), k6c.as_str(), url.as_str()] {
+        assert_eq!(ok(grader(&["grade", input])), expected, "{input}");
+    }
+    assert_eq!(ok(grader(&["grade", &text, "--from", "text"])), expected);
+    assert_eq!(
+        ok(grader_stdin(&["grade", "-"], &format!("{text}\n"))),
+        expected
+    );
+    let path = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("cli-grade-puzzle.txt");
+    std::fs::write(&path, format!("{SIX}\n")).unwrap();
+    assert_eq!(ok(grader(&["grade", path.to_str().unwrap()])), expected);
+}
+
+#[test]
+fn statuses_of_puzzles_without_one_solution() {
+    let log = ok(grader(&["grade", AMBIGUOUS]));
+    assert!(log.contains("Status: ambiguous"), "{log}");
+    let log = ok(grader(&["grade", IMPOSSIBLE]));
+    assert!(log.contains("Status: impossible"), "{log}");
+    let doc: Value = serde_json::from_str(&ok(grader(&["grade", AMBIGUOUS, "--json"]))).unwrap();
+    assert_eq!(doc["status"], "ambiguous");
+    assert!(doc["solution"].is_null());
+}
+
+#[test]
+fn bad_input_and_arguments() {
+    let bad = SIX.replace("a3_a", "a3!a");
+    let err = bad_input(grader(&["grade", &bad]));
+    assert!(err.starts_with("grader grade: error:"), "{err}");
+    assert!(
+        err.contains("Invalid character in game description"),
+        "{err}"
+    );
+    assert!(err.contains("at character"), "{err}");
+    let err = bad_input(grader(&["grade", "no/such/puzzle.txt"]));
+    assert!(err.contains("no such file"), "{err}");
+    let err = bad_input(grader_stdin(&["grade", "-"], ""));
+    assert!(err.contains("empty"), "{err}");
+
+    let err = bad_input(grader(&["grade", SIX, "--disable", "guessing"]));
+    assert!(err.contains("invalid value 'guessing'"), "{err}");
+    assert!(err.contains("hidden-subset"), "{err}");
+    // Propagation cannot be switched off.
+    bad_input(grader(&["grade", SIX, "--disable", "naked-single"]));
+    let err = bad_input(grader(&["grade", SIX, "--max-depth", "9"]));
+    assert!(err.contains("--max-depth"), "{err}");
+    bad_input(grader(&["grade", SIX, "--mode", "b"]));
+}
