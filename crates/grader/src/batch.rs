@@ -10,7 +10,7 @@
 use crate::batch_input::{self, BadInput, Entry};
 use crate::exit::{panic_message, BAD_INPUT, FAILURE};
 use crate::input::relaxed_warning;
-use crate::ladder_args::{Ladder, LadderArgs};
+use crate::ladder_args::{LadderArgs, Runs};
 use crate::report::{self, label, Outcome, RunSummary, Tally};
 use anyhow::Context;
 use clap::{Args, ValueEnum};
@@ -34,10 +34,6 @@ pub struct BatchArgs {
     /// detected from the first character.
     #[arg(default_value = "-")]
     pub input: String,
-    /// n = normal ladder (Max, Total); c = cage combinations only (Max Depth,
-    /// Steps); b = both.
-    #[arg(long, value_enum, default_value = "n")]
-    pub mode: BatchMode,
     /// The output rows.
     #[arg(long, value_enum, default_value = "tsv")]
     pub format: OutputFormat,
@@ -57,17 +53,6 @@ pub struct BatchArgs {
     pub summary: bool,
 }
 
-/// Which ladders a batch runs on each puzzle.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-pub enum BatchMode {
-    /// The normal ladder.
-    N,
-    /// Cage combinations only.
-    C,
-    /// Both.
-    B,
-}
-
 /// The output rows' format.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum OutputFormat {
@@ -75,12 +60,6 @@ pub enum OutputFormat {
     Tsv,
     /// One JSON object per line.
     Ndjson,
-}
-
-/// The options of the runs a mode asks for: (mode n, mode c).
-struct Runs {
-    normal: Option<Options>,
-    cc: Option<Options>,
 }
 
 pub fn run(args: BatchArgs) -> anyhow::Result<ExitCode> {
@@ -95,15 +74,13 @@ pub fn run(args: BatchArgs) -> anyhow::Result<ExitCode> {
         .num_threads(jobs)
         .build()
         .context("cannot start the worker threads")?;
-    let runs = Runs {
-        normal: (args.mode != BatchMode::C).then(|| args.ladder.options(Ladder::N)),
-        cc: (args.mode != BatchMode::N).then(|| args.ladder.options(Ladder::C)),
-    };
+    let runs = args.ladder.runs();
+    let mode = args.ladder.mode;
     let progress = progress_bar(entries.total, args.quiet);
     let mut out = BufWriter::with_capacity(1 << 16, io::stdout().lock());
     let write_error = "cannot write to standard output";
     if args.format == OutputFormat::Tsv {
-        report::write_tsv_header(&mut out, args.mode).context(write_error)?;
+        report::write_tsv_header(&mut out, mode).context(write_error)?;
     }
     let chunk_size = CHUNK_PER_JOB * jobs;
     let mut tally = Tally::default();
@@ -134,7 +111,7 @@ pub fn run(args: BatchArgs) -> anyhow::Result<ExitCode> {
             for (entry, outcome) in chunk.iter().zip(&outcomes) {
                 match args.format {
                     OutputFormat::Tsv => {
-                        report::write_tsv(&mut out, args.mode, entry.index, &entry.text, outcome)
+                        report::write_tsv(&mut out, mode, entry.index, &entry.text, outcome)
                     }
                     OutputFormat::Ndjson => {
                         report::write_ndjson(&mut out, entry.index, &entry.text, outcome)
@@ -175,7 +152,7 @@ pub fn run(args: BatchArgs) -> anyhow::Result<ExitCode> {
     progress.finish_and_clear();
     if args.summary {
         tally
-            .write(&mut io::stderr().lock(), args.mode)
+            .write(&mut io::stderr().lock(), mode)
             .context("cannot write to standard error")?;
     }
     if internal > 0 {

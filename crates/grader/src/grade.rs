@@ -5,14 +5,14 @@
 use crate::convert::FromFormat;
 use crate::exit::BAD_INPUT;
 use crate::input::load_puzzle;
-use crate::ladder_args::{Ladder, LadderArgs};
+use crate::ladder_args::{LadderArgs, Mode};
 use crate::report::{grid_rows, grid_text, status_explained, step_line, StepJson};
 use anyhow::Context as _;
 use clap::Args;
 use kenken_formats::Format;
 use kenken_model::Digit;
 use kenken_techniques::search::Verdict;
-use kenken_techniques::{ladder, Context, Grader, Options, Step};
+use kenken_techniques::{ladder, Context, Grade, Grader, Step};
 use serde::Serialize;
 use std::io::Write;
 use std::process::ExitCode;
@@ -25,9 +25,6 @@ pub struct GradeArgs {
     /// The format to read (detected from the input when omitted).
     #[arg(long, value_enum)]
     pub from: Option<FromFormat>,
-    /// The ladder: n = every technique, c = cage combinations only.
-    #[arg(long, value_enum, default_value = "n")]
-    pub mode: Ladder,
     #[command(flatten)]
     pub ladder: LadderArgs,
     /// Leave naked singles (rating 0) out of the log.
@@ -53,12 +50,11 @@ pub fn run(args: GradeArgs) -> anyhow::Result<ExitCode> {
             return Ok(ExitCode::from(BAD_INPUT));
         }
     };
-    let options = args.ladder.options(args.mode);
     let puzzle = input.text.trim();
     let text = if args.hint {
-        hint(&grader, options, puzzle, args.json)?
+        hint(&grader, puzzle, &args)?
     } else {
-        log(&grader, options, puzzle, &args)?
+        log(&grader, puzzle, &args)?
     };
     let mut out = std::io::stdout().lock();
     writeln!(out, "{text}")
@@ -74,22 +70,24 @@ struct GradeJson<'a> {
     status: &'static str,
     max: f64,
     total: f64,
-    /// The most cages one cage-combination step combined (1 if none).
+    /// The most cages one cage-combination step of this run combined (1 if none).
     depth: usize,
+    /// Mode c's max depth and step count (modes c and b).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    cc_depth: Option<usize>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    cc_steps: Option<usize>,
     steps: Vec<StepJson>,
     /// The unique solution, by rows (`null` when there is none or several).
     solution: Option<Vec<Vec<Digit>>>,
 }
 
-/// The whole log (or its JSON document).
-fn log(
-    grader: &Grader,
-    options: Options,
-    puzzle: &str,
-    args: &GradeArgs,
-) -> anyhow::Result<String> {
+/// The whole log (or its JSON document): the steps of mode n's run (mode c's in
+/// mode c), and in modes c and b mode c's max depth and step count.
+fn log(grader: &Grader, puzzle: &str, args: &GradeArgs) -> anyhow::Result<String> {
     let size = grader.puzzle().size();
-    let grade = grader.grade(options, true);
+    let runs = args.ladder.runs();
+    let grade = grader.grade(runs.shown(), true);
     if let Some(i) = grade.unsound_step {
         eprintln!(
             "grader grade: warning: step {} removed the solution (a bug in {}; please report it)",
@@ -97,6 +95,15 @@ fn log(
             grade.steps[i].technique.name()
         );
     }
+    let cc_grade = match (args.ladder.mode, runs.cc) {
+        (Mode::B, Some(options)) => Some(grader.grade(options, false)),
+        _ => None,
+    };
+    let cc: Option<&Grade> = match args.ladder.mode {
+        Mode::N => None,
+        Mode::C => Some(&grade),
+        Mode::B => cc_grade.as_ref(),
+    };
     let shown: Vec<&Step> = grade
         .steps
         .iter()
@@ -110,6 +117,8 @@ fn log(
             max: grade.max.as_f64(),
             total: grade.total.as_f64(),
             depth: grade.depth,
+            cc_depth: cc.map(|g| g.depth),
+            cc_steps: cc.map(|g| g.ladder_steps),
             steps: shown.iter().map(|s| StepJson::new(s, size)).collect(),
             solution: grader.solution().map(|s| grid_rows(s, size)),
         };
@@ -124,10 +133,10 @@ fn log(
         "Max difficulty: {}; total difficulty: {}",
         grade.max, grade.total
     ));
-    if args.mode == Ladder::C {
+    if let Some(cc) = cc {
         lines.push(format!(
             "Max depth: {}; steps: {}",
-            grade.depth, grade.ladder_steps
+            cc.depth, cc.ladder_steps
         ));
     }
     lines.push(format!("Status: {}", status_explained(grade.status)));
@@ -158,7 +167,7 @@ enum Hint {
 }
 
 /// The next step from the start (after propagation), or why there is none.
-fn hint(grader: &Grader, options: Options, puzzle: &str, json: bool) -> anyhow::Result<String> {
+fn hint(grader: &Grader, puzzle: &str, args: &GradeArgs) -> anyhow::Result<String> {
     let size = grader.puzzle().size();
     let (state, _singles) = grader.start();
     let found = if grader.verdict() == Verdict::Impossible {
@@ -166,7 +175,7 @@ fn hint(grader: &Grader, options: Options, puzzle: &str, json: bool) -> anyhow::
     } else if state.is_solved() {
         Hint::Solved
     } else {
-        let mut ctx = Context::new(options, grader.layout().cage_count());
+        let mut ctx = Context::new(args.ladder.runs().shown(), grader.layout().cage_count());
         match ladder::next_step(&state, &mut ctx) {
             Some(step) => Hint::Next(step),
             None if grader.verdict() == Verdict::Ambiguous => Hint::Ambiguous,
@@ -193,7 +202,7 @@ fn hint(grader: &Grader, options: Options, puzzle: &str, json: bool) -> anyhow::
             "No hint: the puzzle has no solution.".to_string(),
         ),
     };
-    if !json {
+    if !args.json {
         return Ok(message);
     }
     let step = match &found {

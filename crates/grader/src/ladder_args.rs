@@ -8,17 +8,23 @@ use clap::{Args, ValueEnum};
 use kenken_techniques::{Options, TechniqueKind};
 use std::sync::LazyLock;
 
-/// Which ladder a run uses.
+/// Which ladders to run.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-pub enum Ladder {
+pub enum Mode {
     /// Normal: the whole ladder.
     N,
     /// Cage combinations only (with propagation).
     C,
+    /// Both.
+    B,
 }
 
 #[derive(Args, Debug, Clone)]
 pub struct LadderArgs {
+    /// n = the whole ladder (max and total rating); c = cage combinations only (max
+    /// depth and steps); b = both.
+    #[arg(long, value_enum, default_value = "n")]
+    pub mode: Mode,
     /// Switch a technique off (repeat the option or separate names with commas).
     /// See `grader techniques` for what each one does.
     #[arg(long, value_name = "TECHNIQUE", value_delimiter = ',')]
@@ -28,20 +34,39 @@ pub struct LadderArgs {
     pub max_depth: Option<u8>,
 }
 
+/// The options of the runs a mode asks for.
+#[derive(Clone, Copy, Debug)]
+pub struct Runs {
+    /// Mode n's run (modes n and b).
+    pub normal: Option<Options>,
+    /// Mode c's run (modes c and b).
+    pub cc: Option<Options>,
+}
+
 impl LadderArgs {
-    /// The options of a ladder run with these switches.
-    pub fn options(&self, ladder: Ladder) -> Options {
-        let mut options = match ladder {
-            Ladder::N => Options::default(),
-            Ladder::C => Options::cage_combinations_only(),
+    /// The mode-n and mode-c runs of `--mode`, with these switches.
+    pub fn runs(&self) -> Runs {
+        let with_switches = |mut options: Options| {
+            for t in &self.disable {
+                options.disable(t.0);
+            }
+            if let Some(d) = self.max_depth {
+                options.max_depth = usize::from(d);
+            }
+            options
         };
-        for t in &self.disable {
-            options.disable(t.0);
+        Runs {
+            normal: (self.mode != Mode::C).then(|| with_switches(Options::default())),
+            cc: (self.mode != Mode::N).then(|| with_switches(Options::cage_combinations_only())),
         }
-        if let Some(d) = self.max_depth {
-            options.max_depth = usize::from(d);
-        }
-        options
+    }
+}
+
+impl Runs {
+    /// The run whose steps a one-puzzle report shows: mode n's, or mode c's in
+    /// mode c.
+    pub fn shown(&self) -> Options {
+        self.normal.or(self.cc).unwrap_or_default()
     }
 }
 

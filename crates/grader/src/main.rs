@@ -76,6 +76,8 @@ fn main() -> ExitCode {
     };
     match result {
         Ok(code) => code,
+        // A closed pipe (`grader batch … | head`) is no news to the user.
+        Err(e) if exit::is_broken_pipe(&e) => ExitCode::from(exit::FAILURE),
         Err(e) => {
             eprintln!("grader: error: {e:#}");
             ExitCode::from(exit::FAILURE)

@@ -1,7 +1,7 @@
 //! Output shapes shared by the subcommands: steps as log lines and JSON, grids,
 //! puzzle labels for messages, and a batch's rows (TSV and NDJSON) and tally.
 
-use crate::batch::BatchMode;
+use crate::ladder_args::Mode;
 use kenken_model::{Digit, Size};
 use kenken_techniques::{Grade, Rating, Status, Step};
 use serde::Serialize;
@@ -228,11 +228,11 @@ pub fn write_ndjson(
 }
 
 /// The reference's TSV header for a mode, plus our `Error` column.
-pub fn write_tsv_header(out: &mut impl Write, mode: BatchMode) -> io::Result<()> {
+pub fn write_tsv_header(out: &mut impl Write, mode: Mode) -> io::Result<()> {
     let columns = match mode {
-        BatchMode::N => "Max\tTotal",
-        BatchMode::C => "Max Depth\tSteps",
-        BatchMode::B => "Max\tTotal\tMax Depth\tSteps",
+        Mode::N => "Max\tTotal",
+        Mode::C => "Max Depth\tSteps",
+        Mode::B => "Max\tTotal\tMax Depth\tSteps",
     };
     writeln!(out, "Puzzle #\tPuzzle String\tSuccess\t{columns}\tError")
 }
@@ -241,7 +241,7 @@ pub fn write_tsv_header(out: &mut impl Write, mode: BatchMode) -> io::Result<()>
 /// where a puzzle could not be graded.
 pub fn write_tsv(
     out: &mut impl Write,
-    mode: BatchMode,
+    mode: Mode,
     index: usize,
     puzzle: &str,
     outcome: &Outcome,
@@ -253,13 +253,13 @@ pub fn write_tsv(
         tsv_field(puzzle),
         u8::from(outcome.success())
     )?;
-    if mode != BatchMode::C {
+    if mode != Mode::C {
         match normal {
             Some(r) => write!(out, "\t{}\t{}", r.max, r.total)?,
             None => out.write_all(b"\t\t")?,
         }
     }
-    if mode != BatchMode::N {
+    if mode != Mode::N {
         match cc {
             Some(r) => write!(out, "\t{}\t{}", r.depth, r.steps)?,
             None => out.write_all(b"\t\t")?,
@@ -324,8 +324,8 @@ impl Tally {
 
     /// Tab-separated tables: `Max` → count (modes n, b), then `Max Depth` → count
     /// (modes c, b); then unsolved puzzles by status, rows in error and the total.
-    pub fn write(&self, out: &mut impl Write, mode: BatchMode) -> io::Result<()> {
-        if mode != BatchMode::C {
+    pub fn write(&self, out: &mut impl Write, mode: Mode) -> io::Result<()> {
+        if mode != Mode::C {
             writeln!(out, "Max\tCount")?;
             for (max, n) in &self.by_max {
                 writeln!(out, "{max}\t{n}")?;
@@ -334,10 +334,10 @@ impl Tally {
                 writeln!(out, "{status}\t{n}")?;
             }
         }
-        if mode == BatchMode::B {
+        if mode == Mode::B {
             writeln!(out)?;
         }
-        if mode != BatchMode::N {
+        if mode != Mode::N {
             writeln!(out, "Max Depth\tCount")?;
             for (depth, n) in &self.by_depth {
                 writeln!(out, "{depth}\t{n}")?;

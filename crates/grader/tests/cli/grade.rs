@@ -60,6 +60,39 @@ fn max_and_total_agree_with_the_reference() {
 }
 
 #[test]
+fn mode_b_adds_mode_c_depth_and_steps() {
+    let row = &ROWS[1];
+    let log = ok(grader(&[
+        "grade",
+        row.puzzle,
+        "--mode",
+        "b",
+        "--no-singles",
+    ]));
+    assert_eq!(
+        last_lines(&log, 3),
+        [
+            "Max difficulty: 1; total difficulty: 3",
+            "Max depth: 2; steps: 7",
+            "Status: solved"
+        ]
+    );
+    // The steps shown are mode n's.
+    assert_eq!(
+        log,
+        ok(grader(&["grade", row.puzzle, "--no-singles"]))
+            .replace("Status: solved", "Max depth: 2; steps: 7\nStatus: solved")
+    );
+    let doc: Value =
+        serde_json::from_str(&ok(grader(&["grade", row.puzzle, "--mode", "b", "--json"]))).unwrap();
+    assert_eq!(doc["max"], 1.0);
+    assert_eq!(doc["cc_depth"], 2);
+    assert_eq!(doc["cc_steps"], 7);
+    let doc: Value = serde_json::from_str(&ok(grader(&["grade", row.puzzle, "--json"]))).unwrap();
+    assert!(doc.get("cc_depth").is_none(), "{doc}");
+}
+
+#[test]
 fn no_singles_numbers_the_ladder_steps() {
     let log = ok(grader(&["grade", SIX, "--no-singles"]));
     assert!(!log.contains("Naked single"), "{log}");
@@ -244,5 +277,5 @@ fn bad_input_and_arguments() {
     bad_input(grader(&["grade", SIX, "--disable", "naked-single"]));
     let err = bad_input(grader(&["grade", SIX, "--max-depth", "9"]));
     assert!(err.contains("--max-depth"), "{err}");
-    bad_input(grader(&["grade", SIX, "--mode", "b"]));
+    bad_input(grader(&["grade", SIX, "--mode", "x"]));
 }
