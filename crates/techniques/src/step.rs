@@ -17,14 +17,17 @@ pub struct CageCut {
     pub after: usize,
 }
 
-/// Rows or columns.
+/// Rows, columns, or (KenDoku) boxes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Axis {
     Rows,
     Cols,
+    /// KenDoku boxes, in reading order; a box slice is always one box.
+    Boxes,
 }
 
-/// `count` adjacent rows (or columns) starting at 0-based `first`.
+/// `count` adjacent rows (or columns) starting at 0-based `first`; or one KenDoku
+/// box.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Slice {
     pub axis: Axis,
@@ -40,6 +43,8 @@ impl Slice {
             (Axis::Rows, _) => "Rows",
             (Axis::Cols, 1) => "Col",
             (Axis::Cols, _) => "Cols",
+            (Axis::Boxes, 1) => "Box",
+            (Axis::Boxes, _) => "Boxes",
         };
         let nums: Vec<String> = (self.first..self.first + self.count)
             .map(|i| (i + 1).to_string())

@@ -310,3 +310,70 @@ fn cage_combination_of_two_cages() {
     let mut scratch = Scratch::new(&s, &list, &mut cache, 0, &changed_at);
     assert!(scratch.unsupported(&[0, 1]).is_empty());
 }
+
+/// A 6×6 KenDoku (2×3 boxes): the cage shapes of a Tatham puzzle, with clues
+/// recomputed from a grid whose boxes also hold every digit.
+fn kendoku() -> (Puzzle, Vec<u8>) {
+    use kenken_model::{Cage, Op};
+    let grid: Vec<u8> = [
+        [1, 2, 3, 4, 5, 6],
+        [4, 5, 6, 1, 2, 3],
+        [2, 3, 1, 5, 6, 4],
+        [5, 6, 4, 2, 3, 1],
+        [3, 1, 2, 6, 4, 5],
+        [6, 4, 5, 3, 1, 2],
+    ]
+    .concat();
+    let shapes = kenken_formats::tatham::read(
+        "6:a_a_aa_a_a_9a3ba__aa_a__aa__aa_a_,s2a9m6s3m18a5s2s3a6d3a7s2m12m20m24d2",
+    )
+    .unwrap();
+    let mut cages: Vec<Cage> = shapes
+        .cages()
+        .iter()
+        .map(|cage| {
+            let digits: Vec<u64> = cage.cells.iter().map(|c| grid[c.index()] as u64).collect();
+            let (max, sum, product) = (
+                *digits.iter().max().unwrap(),
+                digits.iter().sum::<u64>(),
+                digits.iter().product::<u64>(),
+            );
+            let (op, clue) = match cage.op {
+                Op::Given => (Op::Given, max),
+                Op::Add => (Op::Add, sum),
+                Op::Mul => (Op::Mul, product),
+                Op::Sub => (Op::Sub, 2 * max - sum),
+                Op::Div if (max * max) % product == 0 => (Op::Div, max * max / product),
+                Op::Div => (Op::Mul, product),
+            };
+            Cage::new(cage.cells.clone(), op, clue)
+        })
+        .collect();
+    // Turn cages into givens, in clue order, until the KenDoku is unique.
+    loop {
+        let p = Puzzle::new_kendoku(shapes.size(), cages.clone(), 2, 3).unwrap();
+        let verdict = kenken_techniques::search::solve(&p).unwrap().verdict;
+        if verdict == kenken_techniques::search::Verdict::Unique {
+            return (p, grid);
+        }
+        let i = cages.iter().position(|c| c.len() > 1).expect("a cage left");
+        let cage = cages.remove(i);
+        for c in cage.cells {
+            cages.push(Cage::new(vec![c], Op::Given, grid[c.index()] as u64));
+        }
+    }
+}
+
+#[test]
+fn kendoku_boxes_are_regions_for_the_solver_and_the_ladder() {
+    let (p, grid) = kendoku();
+    let outcome = kenken_techniques::search::solve(&p).unwrap();
+    assert_eq!(outcome.verdict, kenken_techniques::search::Verdict::Unique);
+    assert_eq!(outcome.solution.as_deref(), Some(grid.as_slice()));
+    let g = kenken_techniques::Grader::new(&p).unwrap();
+    let grade = g.grade(Options::default(), true);
+    assert_eq!(grade.unsound_step, None);
+    assert!(grade.solved(), "{:?}", grade.status);
+    assert_eq!(grade.grid, grid);
+    assert_eq!(g.layout().regions().len(), 18, "rows, columns and boxes");
+}

@@ -5,13 +5,14 @@
 //!
 //! Order: for u_max = 1 ..= deepest cage-combination level tried + 1; for slice size
 //! n = 1..=N; rows, then columns (none for n = N, the whole grid); first line
-//! top/left first. A slice's totals are computed once per search and reused by every
+//! top/left first; for KenDoku, each box after the single rows and columns. A
+//! slice's totals are computed once per search and reused by every
 //! u_max pass.
 
 use super::{region_parity, region_sum};
 use crate::step::{Axis, Slice};
 use crate::{Context, State, Step, Technique, TechniqueKind};
-use kenken_model::{CageId, CellId};
+use kenken_model::{CageId, CellId, RegionKind};
 use std::ops::RangeInclusive;
 
 pub struct RegionTotals;
@@ -60,11 +61,13 @@ impl SliceTotals {
         let size = state.puzzle().size();
         let n = state.n();
         let mut parts: Vec<Part> = Vec::new();
+        let box_region = |b: usize| &layout.regions()[layout.region_index(RegionKind::Box(b))];
         for line in slice.first..slice.first + slice.count {
             for across in 0..n {
                 let cell: CellId = match slice.axis {
                     Axis::Rows => size.cell(line, across),
                     Axis::Cols => size.cell(across, line),
+                    Axis::Boxes => box_region(line).cells[across],
                 };
                 let (cage, pos) = layout.cell_cage[cell.index()];
                 match parts.iter_mut().find(|p| p.cage == cage) {
@@ -129,6 +132,17 @@ impl Technique for RegionTotals {
                 }
                 for first in 0..=n - count {
                     slices.push(Slice { axis, first, count });
+                }
+            }
+            // KenDoku: each box is a region adding up to the same total, after the
+            // single rows and columns.
+            if count == 1 && state.puzzle().is_kendoku() {
+                for first in 0..n {
+                    slices.push(Slice {
+                        axis: Axis::Boxes,
+                        first,
+                        count: 1,
+                    });
                 }
             }
         }
