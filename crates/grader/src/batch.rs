@@ -84,7 +84,6 @@ pub fn run(args: BatchArgs) -> anyhow::Result<ExitCode> {
     }
     let chunk_size = CHUNK_PER_JOB * jobs;
     let mut tally = Tally::default();
-    let (mut invalid, mut internal) = (0usize, 0usize);
     loop {
         let mut chunk: Vec<Entry> = Vec::with_capacity(chunk_size);
         let mut input_error = None;
@@ -132,11 +131,6 @@ pub fn run(args: BatchArgs) -> anyhow::Result<ExitCode> {
                     }
                     Outcome::Graded { .. } => {}
                 }
-                match outcome {
-                    Outcome::Invalid(_) => invalid += 1,
-                    Outcome::Internal(_) => internal += 1,
-                    Outcome::Graded { .. } => {}
-                }
                 tally.add(outcome);
             }
             out.flush().context(write_error)
@@ -155,6 +149,7 @@ pub fn run(args: BatchArgs) -> anyhow::Result<ExitCode> {
             .write(&mut io::stderr().lock(), mode)
             .context("cannot write to standard error")?;
     }
+    let (invalid, internal) = (tally.not_graded("invalid"), tally.not_graded("error"));
     if internal > 0 {
         eprintln!("grader batch: the grader failed on {internal} puzzle(s) (see their rows)");
         return Ok(ExitCode::from(FAILURE));

@@ -8,10 +8,8 @@
 
 use crate::exit::BAD_INPUT;
 use crate::input::load_puzzle;
-use anyhow::Context;
 use clap::{Args, ValueEnum};
 use kenken_formats::{write, CellProgress, Format};
-use std::io::Write;
 use std::process::ExitCode;
 
 #[derive(Args, Debug)]
@@ -93,9 +91,7 @@ pub fn run(args: ConvertArgs) -> anyhow::Result<ExitCode> {
     let to = Format::from(args.to);
     match write(&imported.puzzle, to, progress.as_deref()) {
         Ok(s) => {
-            let mut out = std::io::stdout().lock();
-            writeln!(out, "{s}").context("cannot write to standard output")?;
-            out.flush().context("cannot write to standard output")?;
+            crate::report::print(&s)?;
             Ok(ExitCode::SUCCESS)
         }
         Err(e) => {

@@ -6,15 +6,13 @@ use crate::convert::FromFormat;
 use crate::exit::BAD_INPUT;
 use crate::input::load_puzzle;
 use crate::ladder_args::{LadderArgs, Mode};
-use crate::report::{grid_rows, grid_text, status_explained, step_line, StepJson};
-use anyhow::Context as _;
+use crate::report::{grid_rows, grid_text, print, status_explained, step_line, StepJson};
 use clap::Args;
 use kenken_formats::Format;
 use kenken_model::Digit;
 use kenken_techniques::search::Verdict;
 use kenken_techniques::{ladder, Context, Grade, Grader, Step};
 use serde::Serialize;
-use std::io::Write;
 use std::process::ExitCode;
 
 #[derive(Args, Debug)]
@@ -56,10 +54,7 @@ pub fn run(args: GradeArgs) -> anyhow::Result<ExitCode> {
     } else {
         log(&grader, puzzle, &args)?
     };
-    let mut out = std::io::stdout().lock();
-    writeln!(out, "{text}")
-        .and_then(|_| out.flush())
-        .context("cannot write to standard output")?;
+    print(&text)?;
     Ok(ExitCode::SUCCESS)
 }
 

@@ -9,6 +9,15 @@ use std::borrow::Cow;
 use std::collections::BTreeMap;
 use std::io::{self, Write};
 
+/// Prints a report and a line break on stdout.
+pub fn print(text: &str) -> anyhow::Result<()> {
+    use anyhow::Context;
+    let mut out = io::stdout().lock();
+    writeln!(out, "{text}")
+        .and_then(|_| out.flush())
+        .context("cannot write to standard output")
+}
+
 // ---- steps and grids ----
 
 /// A step as a log line without its number: `(2.1) Hidden triple: …`.
@@ -320,6 +329,11 @@ impl Tally {
                 s => *self.unsolved_c.entry(s.as_str()).or_default() += 1,
             }
         }
+    }
+
+    /// How many rows have this status without a grade (`invalid`, `error`).
+    pub fn not_graded(&self, status: &str) -> usize {
+        self.not_graded.get(status).copied().unwrap_or(0)
     }
 
     /// Tab-separated tables: `Max` → count (modes n, b), then `Max Depth` → count

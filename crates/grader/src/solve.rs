@@ -6,13 +6,11 @@ use crate::convert::FromFormat;
 use crate::exit::{BAD_INPUT, NOT_UNIQUE};
 use crate::input::load_puzzle;
 use crate::report::{grid_rows, grid_text};
-use anyhow::Context;
 use clap::Args;
 use kenken_formats::Format;
 use kenken_model::Digit;
 use kenken_techniques::search::{self, Verdict};
 use serde::Serialize;
-use std::io::Write;
 use std::process::ExitCode;
 
 #[derive(Args, Debug)]
@@ -72,10 +70,7 @@ pub fn run(args: SolveArgs) -> anyhow::Result<ExitCode> {
             None => format!("{verdict} (the puzzle has no solution)"),
         }
     };
-    let mut out = std::io::stdout().lock();
-    writeln!(out, "{text}")
-        .and_then(|_| out.flush())
-        .context("cannot write to standard output")?;
+    crate::report::print(&text)?;
     Ok(if outcome.verdict == Verdict::Unique {
         ExitCode::SUCCESS
     } else {

@@ -2,10 +2,8 @@
 //! `--disable`), name, rating rule and what it finds — all from the techniques
 //! library's own table.
 
-use anyhow::Context;
 use clap::Args;
 use kenken_techniques::ladder;
-use std::io::Write;
 use std::process::ExitCode;
 
 #[derive(Args, Debug)]
@@ -28,9 +26,6 @@ pub fn run(_args: TechniquesArgs) -> anyhow::Result<ExitCode> {
         "\nEach step applies the first technique, from the top, that removes something; \
          naked singles (propagation) cannot be disabled.",
     );
-    let mut out = std::io::stdout().lock();
-    writeln!(out, "{text}")
-        .and_then(|_| out.flush())
-        .context("cannot write to standard output")?;
+    crate::report::print(&text)?;
     Ok(ExitCode::SUCCESS)
 }
