@@ -223,6 +223,19 @@ fn every_reference_puzzle_is_unique() {
 }
 
 #[test]
+fn impossible_only_after_branching() {
+    // A reference 4×4 with its third clue changed from s1 to s2: every cage still
+    // has combinations and propagation alone finds no contradiction, but every
+    // branch fails.
+    let p = parse_tatham("4:b_a__a_ba_a__a__,m24a5s2s1d2m3d2");
+    let out = solve(&p).unwrap();
+    assert_eq!(out.verdict, Verdict::Impossible);
+    assert_eq!(out.solutions_found, 0);
+    assert_eq!(out.solution, None);
+    assert!(out.nodes > 1, "needed {} nodes", out.nodes);
+}
+
+#[test]
 fn a_wrong_digit_makes_a_reference_puzzle_impossible() {
     for id in reference_ids().iter().step_by(25) {
         let p = parse_tatham(id);
@@ -275,36 +288,76 @@ fn best_of<T>(runs: usize, mut f: impl FnMut() -> T) -> Duration {
         .unwrap()
 }
 
+/// A 16×16 puzzle of horizontal dominoes over a (non-cyclic) Latin square, clues
+/// cycling through + × − ÷, for timing the largest size.
+fn sixteen_by_sixteen(seed: usize) -> Puzzle {
+    let n = 16;
+    let s = Size::new(n).unwrap();
+    let f = |i: usize, k: usize| (i * k + seed) % n;
+    let digit = |r: usize, c: usize| (f(f(r, 5) + f(c, 7), 3) % n + 1) as u64;
+    let mut cages = Vec::new();
+    for r in 0..n {
+        for c in (0..n).step_by(2) {
+            let (a, b) = (digit(r, c), digit(r, c + 1));
+            let (op, clue) = match (r * n + c) / 2 % 4 {
+                0 => (Op::Add, a + b),
+                1 => (Op::Mul, a * b),
+                2 => (Op::Sub, a.abs_diff(b)),
+                _ if a.max(b) % a.min(b) == 0 => (Op::Div, a.max(b) / a.min(b)),
+                _ => (Op::Add, a + b),
+            };
+            cages.push(Cage::new(vec![s.cell(r, c), s.cell(r, c + 1)], op, clue));
+        }
+    }
+    Puzzle::new(s, cages).unwrap()
+}
+
 #[test]
 #[ignore = "timing printout; run with --release -- --ignored --nocapture"]
 fn timing_by_size() {
     let ids = reference_ids();
-    let puzzles: Vec<Puzzle> = ids.iter().map(|id| parse_tatham(id)).collect();
+    let mut groups: Vec<(String, Vec<(Puzzle, &str)>)> = (3..=9)
+        .map(|n| {
+            let prefix = format!("{n}:");
+            let group = ids
+                .iter()
+                .filter(|id| id.starts_with(&prefix))
+                .map(|id| (parse_tatham(id), id.as_str()))
+                .collect();
+            (n.to_string(), group)
+        })
+        .collect();
+    groups.push((
+        "16*".into(),
+        (0..8)
+            .map(|seed| (sixteen_by_sixteen(seed), "16x16 dominoes"))
+            .collect(),
+    ));
     println!(
-        "{:>4} {:>5} | {:>27} | {:>27} | {:>27} | {:>7} {:>6}",
+        "{:>4} {:>5} | {:>27} | {:>27} | {:>27} | {:>5} {:>6} {:>6}",
         "size",
         "count",
         "full solve med / p99 / max",
         "search only med / p99 / max",
         "tables only med / p99 / max",
+        "root%",
         "nodes~",
         "nodes^"
     );
-    for n in 3..=9 {
-        let group: Vec<&Puzzle> = puzzles.iter().filter(|p| p.size().get() == n).collect();
-        if group.is_empty() {
-            continue;
-        }
+    let mut slowest = Vec::new();
+    for (name, group) in &groups {
         let mut full = Vec::new();
         let mut search = Vec::new();
         let mut tables_only = Vec::new();
         let mut nodes = Vec::new();
-        for p in &group {
-            full.push(best_of(5, || solve(p).unwrap()));
+        for (p, id) in group {
+            let t = best_of(7, || solve(p).unwrap());
+            full.push(t);
+            slowest.push((t, *id));
             let tables: Vec<Combinations> =
                 p.cage_ids().map(|g| p.combinations(g).unwrap()).collect();
-            search.push(best_of(5, || count_solutions_with(p, &tables, None, 2)));
-            tables_only.push(best_of(5, || {
+            search.push(best_of(7, || count_solutions_with(p, &tables, None, 2)));
+            tables_only.push(best_of(7, || {
                 p.cage_ids()
                     .map(|g| p.combinations(g).unwrap())
                     .collect::<Vec<_>>()
@@ -323,18 +376,31 @@ fn timing_by_size() {
                 v.last().unwrap().as_secs_f64() * 1e6
             )
         };
+        let at_root = nodes.iter().filter(|&&k| k == 1).count();
         println!(
-            "{:>4} {:>5} | {} | {} | {} | {:>7} {:>6}",
-            n,
+            "{:>4} {:>5} | {} | {} | {} | {:>4.0}% {:>6} {:>6}",
+            name,
             group.len(),
             fmt(&full),
             fmt(&search),
             fmt(&tables_only),
+            100.0 * at_root as f64 / nodes.len() as f64,
             nodes[nodes.len() / 2],
             nodes.last().unwrap()
         );
     }
-    println!("times in µs (best of 5 runs per puzzle); nodes: median, max");
+    println!(
+        "µs per puzzle, best of 7 runs each. full = solve(); search only = \
+         count_solutions_with() on prebuilt model tables; tables only = \
+         Puzzle::combinations() for every cage (the model's enumerator, which solve() \
+         does not use). root% = solved without branching; nodes: median, max. \
+         16* = generated 16×16 dominoes (not Tatham)."
+    );
+    slowest.sort();
+    println!("slowest:");
+    for (t, id) in slowest.iter().rev().take(5) {
+        println!("  {:>7.1} µs  {id}", t.as_secs_f64() * 1e6);
+    }
 }
 
 /// A fixed workload for instruction-count profiling, which (unlike wall time) does

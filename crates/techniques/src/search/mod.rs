@@ -14,10 +14,17 @@
 //! * at every node, propagate to a fixed point: combination filtering (a combination
 //!   survives only while each of its digits is a candidate of its cell, and cell
 //!   candidates shrink to what the survivors allow), naked singles, hidden singles,
-//!   and "every digit still has a place in every house";
-//! * branch on whichever is smallest: the cage with the fewest live combinations or
-//!   the cell with the fewest candidates (cages win ties: one cage branch fixes
-//!   several cells).
+//!   "every digit still has a place in every house", and the two cage–house
+//!   intersections (*pointing*: a digit every live combination puts in the cage's
+//!   part of a house leaves the rest of the house; *claiming*: a digit whose places
+//!   in a house all lie in one cage makes that cage put it there). Most Tatham
+//!   puzzles, up to Unreasonable, are solved at the root by this alone;
+//! * branch on the cage with the fewest live combinations.
+//!
+//! The combination tables are enumerated here too (`enumerate.rs`), straight into
+//! the search's flat layout: the same tables as
+//! [`kenken_model::Combinations::enumerate`], built in a fraction of its time, which
+//! matters because building the tables costs as much as the search itself.
 //!
 //! Nothing in the search loop allocates: every buffer is sized when the search
 //! starts (state levels are added only when the search first gets deeper).

@@ -184,10 +184,9 @@ fn clashing_givens_are_impossible() {
 }
 
 #[test]
-fn impossible_only_after_search() {
-    // Each row holds 1..4 (so propagation alone cannot object), but the columns
-    // 0 and 1 are both forced to be the pair {1,2} top to bottom: impossible
-    // because four cells of a column cannot share two digits.
+fn a_house_missing_digits_is_impossible() {
+    // Every row holds 1..4 as far as the cages know (+3 and +7), but columns 0 and
+    // 1 can only ever hold 1 and 2: four cells, two digits.
     let s = size(4);
     let mut cages = Vec::new();
     for r in 0..4 {
@@ -196,6 +195,7 @@ fn impossible_only_after_search() {
     }
     let out = solve(&Puzzle::new(s, cages).unwrap()).unwrap();
     assert_eq!(out.verdict, Verdict::Impossible);
+    assert_eq!(out.nodes, 1, "found without branching");
 }
 
 #[test]
