@@ -30,8 +30,9 @@ const CHUNK_PER_JOB: usize = 256;
 #[derive(Args, Debug)]
 pub struct BatchArgs {
     /// A file of puzzles, or `-` for standard input: a JSON array of puzzle strings,
-    /// NDJSON (one string or {"puzzle": …} object per line) or one puzzle per line,
-    /// detected from the first character.
+    /// NDJSON (one string or {"puzzle": …} object per line), a JSON object of puzzle
+    /// arrays by category, or one puzzle per line, detected from the first
+    /// character.
     #[arg(default_value = "-")]
     pub input: String,
     /// The output rows.

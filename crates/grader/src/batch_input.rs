@@ -4,7 +4,11 @@
 //! * `[`: a JSON array of puzzle strings (the reference's batch input). The text is
 //!   read whole and checked once (which also counts the puzzles, for the progress
 //!   bar); the elements are then parsed one at a time.
-//! * `"` or `{`: NDJSON, one puzzle string or one `{"puzzle": …}` object per line.
+//! * `"`, or `{` with a complete JSON value on the first line: NDJSON, one puzzle
+//!   string or one `{"puzzle": …}` object per line.
+//! * `{` otherwise: one JSON object whose values are arrays of puzzle strings (the
+//!   reference's test-grid file, puzzles by category): the puzzles of every array,
+//!   in document order. Read whole.
 //! * anything else: one puzzle string per line.
 //!
 //! NDJSON and plain lines are read line by line, so memory does not grow with the
@@ -12,6 +16,8 @@
 //! (a number, bad JSON, bad UTF-8) still becomes an entry, with the problem noted, so
 //! the batch reports it in that row and goes on.
 
+use anyhow::Context;
+use serde::de::{Deserialize, Deserializer, IgnoredAny, MapAccess, Visitor};
 use serde_json::Value;
 use std::fmt;
 use std::fs::File;
@@ -50,10 +56,13 @@ pub struct Entries {
 }
 
 enum Source {
+    /// A JSON array's text, and where the next element starts.
     Array {
         text: String,
         pos: usize,
     },
+    /// The puzzles of a JSON object of arrays.
+    Items(std::vec::IntoIter<Value>),
     Lines {
         reader: Box<dyn BufRead>,
         json: bool,
@@ -84,16 +93,9 @@ fn from_reader(mut reader: Box<dyn BufRead>, name: &str) -> anyhow::Result<Entri
     let (source, total) = match first_byte(&mut *reader).map_err(io_error)? {
         None => (Source::Done, Some(0)),
         Some(b'[') => {
-            let mut bytes = Vec::new();
-            reader.read_to_end(&mut bytes).map_err(io_error)?;
-            let text = String::from_utf8(bytes).map_err(|e| {
-                BadInput(format!(
-                    "{name} is not valid UTF-8 (at byte {})",
-                    e.utf8_error().valid_up_to()
-                ))
-            })?;
+            let text = read_text(reader, Vec::new(), name)?;
             // Checks the whole array before any row is written, and counts it.
-            let total = serde_json::from_str::<Vec<serde::de::IgnoredAny>>(&text)
+            let total = serde_json::from_str::<Vec<IgnoredAny>>(&text)
                 .map_err(|e| {
                     BadInput(format!(
                         "{name} starts with '[' but is not a valid JSON array: {e}"
@@ -102,10 +104,34 @@ fn from_reader(mut reader: Box<dyn BufRead>, name: &str) -> anyhow::Result<Entri
                 .len();
             (Source::Array { text, pos: 1 }, Some(total))
         }
+        Some(b'{') => {
+            let mut first = Vec::new();
+            reader.read_until(b'\n', &mut first).map_err(io_error)?;
+            if serde_json::from_slice::<IgnoredAny>(&first).is_ok() {
+                let reader = Box::new(io::Cursor::new(first).chain(reader));
+                (
+                    Source::Lines {
+                        reader,
+                        json: true,
+                        line: 0,
+                    },
+                    None,
+                )
+            } else {
+                let text = read_text(reader, first, name)?;
+                let Categories(items) = serde_json::from_str(&text).map_err(|e| {
+                    BadInput(format!(
+                        "{name} starts with '{{' but is neither NDJSON (its first line is not a JSON value) nor a JSON object of puzzle arrays: {e}"
+                    ))
+                })?;
+                let total = items.len();
+                (Source::Items(items.into_iter()), Some(total))
+            }
+        }
         Some(c) => (
             Source::Lines {
                 reader,
-                json: c == b'"' || c == b'{',
+                json: c == b'"',
                 line: 0,
             },
             None,
@@ -116,6 +142,45 @@ fn from_reader(mut reader: Box<dyn BufRead>, name: &str) -> anyhow::Result<Entri
         next_index: 1,
         total,
     })
+}
+
+/// The rest of a reader after `start`, as text.
+fn read_text(mut reader: Box<dyn BufRead>, start: Vec<u8>, name: &str) -> anyhow::Result<String> {
+    let mut bytes = start;
+    reader
+        .read_to_end(&mut bytes)
+        .with_context(|| format!("cannot read {name}"))?;
+    String::from_utf8(bytes).map_err(|e| {
+        BadInput(format!(
+            "{name} is not valid UTF-8 (at byte {})",
+            e.utf8_error().valid_up_to()
+        ))
+        .into()
+    })
+}
+
+/// The values of every array of a JSON object, in document order (a map would sort
+/// the keys).
+struct Categories(Vec<Value>);
+
+impl<'de> Deserialize<'de> for Categories {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Categories, D::Error> {
+        struct Flatten;
+        impl<'de> Visitor<'de> for Flatten {
+            type Value = Categories;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("an object whose values are arrays of puzzle strings")
+            }
+            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Categories, A::Error> {
+                let mut items = Vec::new();
+                while let Some((_, list)) = map.next_entry::<IgnoredAny, Vec<Value>>()? {
+                    items.extend(list);
+                }
+                Ok(Categories(items))
+            }
+        }
+        d.deserialize_map(Flatten)
+    }
 }
 
 /// Skips a UTF-8 byte-order mark and white space; the first other byte, left unread.
@@ -151,6 +216,7 @@ impl Iterator for Entries {
         let item = match &mut self.source {
             Source::Done => return None,
             Source::Array { text, pos } => next_element(text, pos),
+            Source::Items(items) => Ok(items.next().map(|v| puzzle_of(v, "the array element"))),
             Source::Lines { reader, json, line } => next_line(&mut **reader, *json, line),
         };
         let (text, problem) = match item {
@@ -295,6 +361,19 @@ mod tests {
         assert!(got[3].2.as_ref().unwrap().contains("not a puzzle string"));
         assert!(entries("[]").is_empty());
         assert!(entries("[ ]").is_empty());
+    }
+
+    #[test]
+    fn json_objects_of_categories() {
+        let got = entries("{\n \"Four\": [\"b\", \"a\"],\n \"Easy\": [\"c\"]\n}\n");
+        let texts: Vec<&str> = got.iter().map(|e| e.1.as_str()).collect();
+        assert_eq!(texts, ["b", "a", "c"]);
+        let reader = Box::new(io::Cursor::new(b"{\n \"Four\": 3\n}".to_vec()));
+        let e = from_reader(reader, "the test input").err().unwrap();
+        assert!(
+            e.to_string().contains("JSON object of puzzle arrays"),
+            "{e}"
+        );
     }
 
     #[test]

@@ -127,7 +127,13 @@ fn every_input_shape_gives_the_same_rows() {
         .collect();
     let lines: String = puzzles.iter().map(|p| format!("{p}\r\n\n")).collect();
     let pretty = serde_json::to_string_pretty(&puzzles).unwrap();
-    for input in [strings, objects, lines, pretty] {
+    // The reference's test-grid file: puzzles by category, in document order.
+    let categories = format!(
+        "{{\n \"Hard\": {},\n \"Easy\": {}\n}}\n",
+        json_array(&puzzles[..4]),
+        json_array(&puzzles[4..])
+    );
+    for input in [strings, objects, lines, pretty, categories] {
         assert_eq!(
             ok(grader_stdin(&["batch", "-", "--format", "ndjson"], &input)),
             expected,
