@@ -99,10 +99,10 @@ pub fn status_explained(status: Status) -> &'static str {
     }
 }
 
-/// A puzzle named in a message: `puzzle 5 ("6:a_a_…")`, its string cut at 60
-/// characters, with line breaks and quotes escaped.
+/// A puzzle named in a message: `puzzle 5 ("6:a_a_…")`, with line breaks and
+/// quotes escaped, and cut at 200 characters (a 9x9 game ID is shown whole).
 pub fn label(index: usize, text: &str) -> String {
-    const LIMIT: usize = 60;
+    const LIMIT: usize = 200;
     let text = text.trim();
     let shown: Cow<str> = match text.char_indices().nth(LIMIT) {
         Some((cut, _)) => format!("{}…", &text[..cut]).into(),
@@ -380,10 +380,10 @@ mod tests {
     #[test]
     fn labels_are_short_and_quoted() {
         assert_eq!(label(3, " 4:ab \n"), "puzzle 3 (\"4:ab\")");
-        let long = "x".repeat(100);
+        let long = "x".repeat(300);
         assert_eq!(
             label(1, &long),
-            format!("puzzle 1 (\"{}…\")", "x".repeat(60))
+            format!("puzzle 1 (\"{}…\")", "x".repeat(200))
         );
         assert_eq!(label(2, "# 3\n+ 3"), "puzzle 2 (\"# 3\\n+ 3\")");
     }
