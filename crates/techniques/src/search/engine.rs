@@ -6,6 +6,7 @@
 //! millions of times on hard puzzles and must not chase pointers or allocate.
 
 use super::enumerate::CageEnumerator;
+use bitvec::field::BitField;
 use kenken_model::{Combinations, Digit, Digits, ModelError, Puzzle};
 
 /// Where a cage's data lives in the flat vectors of [`Layout`].
@@ -95,16 +96,11 @@ impl Layout {
                 "combination table {g} does not have its cage's width"
             );
             let mut count = 0;
-            // The live set word by word: `BitVec::iter_ones` costs more than the
-            // rest of the copy on a cage with thousands of combinations.
-            let len = table.len();
-            for (w, &word) in table.live.as_raw_slice().iter().enumerate() {
-                let base = w * usize::BITS as usize;
-                let mut word = if len - base < usize::BITS as usize {
-                    word & ((1 << (len - base)) - 1)
-                } else {
-                    word
-                };
+            // The live set 64 bits at a time: `BitVec::iter_ones` costs more than
+            // the rest of the copy on a cage with thousands of combinations.
+            for (w, chunk) in table.live.chunks(64).enumerate() {
+                let base = w * 64;
+                let mut word: u64 = chunk.load_le();
                 while word != 0 {
                     let i = base + word.trailing_zeros() as usize;
                     word &= word - 1;
@@ -501,7 +497,6 @@ impl Layout {
                 if claimed == 0 {
                     continue;
                 }
-                let cells = self.cells_of(info);
                 let pos = &self.part_pos[part.pos..part.pos + part.len];
                 let nw = info.nwords;
                 let live = &mut st.live[info.words..info.words + nw];
@@ -520,7 +515,6 @@ impl Layout {
                     }
                 }
                 if changed {
-                    let _ = cells;
                     work.stale[part.cage] = true;
                     work.push_cage(part.cage);
                 }
