@@ -769,10 +769,11 @@ impl<'a> Search<'a> {
             work.clear();
             match std::mem::replace(&mut work.culprit, Culprit::None) {
                 Culprit::None => {}
-                Culprit::Cage(g) => self.weight[g] += 1,
+                Culprit::Cage(g) => self.weight[g] = self.weight[g].saturating_add(1),
                 Culprit::House(h) => {
                     for &c in &lay.houses[h * lay.n..(h + 1) * lay.n] {
-                        self.weight[lay.cell_cage[c as usize] as usize] += 1;
+                        let g = lay.cell_cage[c as usize] as usize;
+                        self.weight[g] = self.weight[g].saturating_add(1);
                     }
                 }
             }
@@ -823,7 +824,8 @@ impl<'a> Search<'a> {
         let ng = lay.cages.len();
         let counts = &self.live_count[lvl * ng..(lvl + 1) * ng];
         let mut best_cage = usize::MAX;
-        let (mut best_l, mut best_w) = (u64::MAX, 1u64);
+        // Above any count (a u32), so that the products below fit in a u64.
+        let (mut best_l, mut best_w) = (1u64 << 32, 1u64);
         for (g, (&l, &w)) in counts.iter().zip(&self.weight).enumerate() {
             // Fewest combinations per unit of blame: l / w < best_l / best_w.
             let (l, w) = (l as u64, w as u64);
