@@ -28,6 +28,11 @@
 //!
 //! Nothing in the search loop allocates: every buffer is sized when the search
 //! starts (state levels are added only when the search first gets deeper).
+//!
+//! Cost: tens of microseconds for a 9×9 Tatham puzzle, tables included (the timing
+//! test in `tests/search.rs` prints the distribution). The search is exponential in
+//! the worst case: random 16×16 puzzles with cages of up to four cells mostly take
+//! milliseconds, but an occasional one takes seconds.
 
 mod engine;
 mod enumerate;
