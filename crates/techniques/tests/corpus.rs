@@ -1,0 +1,298 @@
+//! Properties over the puzzle corpus (`puzzles/*.json`), checked on every puzzle of
+//! the Tatham and reference files rather than on examples:
+//!
+//! * every puzzle has one solution, the whole ladder solves it, and no step removes
+//!   the solution's digit or cage combination (checked step by step);
+//! * the ladder is consistent: a puzzle's max rating lies within the rating range of
+//!   the first ladder level (technique, with every easier one) that solves it;
+//! * (`--ignored`, run by `.ci/run`) mode c alone solves every puzzle, every step
+//!   checked the same way;
+//! * the hand-made edge cases have the number of solutions `puzzles/edge-cases.md`
+//!   says, and the ladder ends accordingly.
+//!
+//! Puzzles are graded on every core (each one single-threaded), largest grids first so
+//! the threads finish together.
+
+mod common;
+
+use kenken_model::Puzzle;
+use kenken_techniques::search::Verdict;
+use kenken_techniques::{Grader, Options, Rating, Status, TechniqueKind};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Mutex;
+use std::time::Instant;
+
+/// Files that are not Tatham puzzles with one solution: the edge cases (checked
+/// against their own table) and the sample (a copy of puzzles from other files).
+const NOT_TATHAM: [&str; 2] = ["edge-cases.json", "sample.json"];
+
+/// One puzzle of the corpus.
+struct Entry {
+    /// `tatham-6x6-hard.json#17` (1-based, as in `ratings/`).
+    label: String,
+    puzzle: Puzzle,
+}
+
+fn puzzles_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../puzzles")
+}
+
+/// The strings of a corpus file with their place in it: a JSON list (`#17`), or the
+/// reference's test grids, an object of category → list (`#Hardest/1`).
+fn strings(path: &Path) -> Vec<(String, String)> {
+    let text = std::fs::read_to_string(path).unwrap();
+    let value: serde_json::Value =
+        serde_json::from_str(&text).unwrap_or_else(|e| panic!("{}: not JSON: {e}", path.display()));
+    let list = |v: &serde_json::Value, prefix: &str| -> Vec<(String, String)> {
+        v.as_array()
+            .expect("a list of puzzle strings")
+            .iter()
+            .enumerate()
+            .map(|(i, s)| {
+                let s = s.as_str().expect("a puzzle string").to_string();
+                (format!("#{prefix}{}", i + 1), s)
+            })
+            .collect()
+    };
+    match &value {
+        serde_json::Value::Object(map) => map
+            .iter()
+            .flat_map(|(category, v)| list(v, &format!("{category}/")))
+            .collect(),
+        other => list(other, ""),
+    }
+}
+
+fn read(label: &str, text: &str) -> Puzzle {
+    kenken_formats::read_any(text, None)
+        .unwrap_or_else(|e| panic!("{label}: {e}"))
+        .puzzle
+}
+
+/// The Tatham and reference puzzles, largest grids first.
+fn tatham_corpus() -> Vec<Entry> {
+    let mut files: Vec<PathBuf> = std::fs::read_dir(puzzles_dir())
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "json"))
+        .filter(|p| !NOT_TATHAM.contains(&p.file_name().unwrap().to_str().unwrap()))
+        .collect();
+    files.sort();
+    let mut entries: Vec<Entry> = files
+        .iter()
+        .flat_map(|f| {
+            let name = f.file_name().unwrap().to_str().unwrap().to_string();
+            strings(f).into_iter().map(move |(place, s)| {
+                let label = format!("{name}{place}");
+                let puzzle = read(&label, &s);
+                Entry { label, puzzle }
+            })
+        })
+        .collect();
+    assert!(entries.len() > 1000, "the corpus is missing");
+    entries.sort_by_key(|e| std::cmp::Reverse(e.puzzle.size().get()));
+    entries
+}
+
+/// Runs `check` on every entry on all cores; returns the problems found, in corpus
+/// order.
+fn for_each_parallel(
+    entries: &[Entry],
+    check: impl Fn(&Entry) -> Option<String> + Sync,
+) -> Vec<String> {
+    let next = AtomicUsize::new(0);
+    let problems = Mutex::new(Vec::new());
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+    std::thread::scope(|s| {
+        for _ in 0..threads {
+            s.spawn(|| loop {
+                let i = next.fetch_add(1, Ordering::Relaxed);
+                let Some(entry) = entries.get(i) else { break };
+                if let Some(p) = check(entry) {
+                    problems.lock().unwrap().push(p);
+                }
+            });
+        }
+    });
+    let mut problems = problems.into_inner().unwrap();
+    problems.sort();
+    problems
+}
+
+fn report(what: &str, problems: &[String], checked: usize, started: Instant) {
+    eprintln!(
+        "{what}: {checked} puzzles in {:.1} s",
+        started.elapsed().as_secs_f64()
+    );
+    let shown: Vec<&str> = problems.iter().take(30).map(String::as_str).collect();
+    assert!(
+        problems.is_empty(),
+        "{what}: {} of {checked} puzzles fail:\n{}",
+        problems.len(),
+        shown.join("\n")
+    );
+}
+
+#[test]
+fn every_tatham_puzzle_is_unique_solved_and_every_step_sound() {
+    let started = Instant::now();
+    let entries = tatham_corpus();
+    let problems = for_each_parallel(&entries, |e| {
+        let grader = Grader::new(&e.puzzle).unwrap();
+        if grader.verdict() != Verdict::Unique {
+            return Some(format!("{}: {:?}", e.label, grader.verdict()));
+        }
+        let grade = grader.grade(Options::default(), true);
+        if let Some(i) = grade.unsound_step {
+            return Some(format!(
+                "{}: step {} removes the solution: {}",
+                e.label,
+                i + 1,
+                grade.steps[i].text(e.puzzle.size())
+            ));
+        }
+        (grade.status != Status::Solved).then(|| format!("{}: {}", e.label, grade.status))
+    });
+    report("unique, solved, sound", &problems, entries.len(), started);
+}
+
+/// The ladder levels: level k enables the first k+1 kinds of [`TechniqueKind::ALL`].
+fn level_options(k: usize) -> Options {
+    let mut options = Options::default();
+    for kind in &TechniqueKind::ALL[k + 1..] {
+        options.disable(*kind);
+    }
+    options
+}
+
+/// The ratings a technique's steps can have (`None`: no upper bound).
+fn rating_range(kind: TechniqueKind) -> (Rating, Option<Rating>) {
+    let t = Rating::tenths;
+    match kind {
+        TechniqueKind::NakedSingle => (t(0), Some(t(0))),
+        TechniqueKind::HiddenSingle => (t(10), Some(t(10))),
+        TechniqueKind::Claiming | TechniqueKind::Pointing => (t(15), Some(t(15))),
+        TechniqueKind::HiddenSubset | TechniqueKind::Fish => (t(20), Some(t(29))),
+        TechniqueKind::RegionParity => (t(30), Some(t(31))),
+        TechniqueKind::RegionSum => (t(30), Some(t(39))),
+        TechniqueKind::CageCombination => (t(40), None),
+    }
+}
+
+/// Ladder consistency for one puzzle: with k the first level that solves it, the
+/// full ladder's max M and that level's max R satisfy
+/// `floor(k) <= M <= R <= ceiling(k)`. (The full ladder only reaches a technique
+/// when every easier one is stuck, so it should follow level k's path exactly.)
+fn ladder_consistency(e: &Entry) -> Option<String> {
+    let grader = Grader::new(&e.puzzle).unwrap();
+    let full = grader.grade(Options::default(), false);
+    if !full.solved() {
+        return Some(format!(
+            "{}: the whole ladder ends {}",
+            e.label, full.status
+        ));
+    }
+    let last = TechniqueKind::ALL.len() - 1;
+    let (k, level) = (0..last)
+        .map(|k| (k, grader.grade(level_options(k), false)))
+        .find(|(_, g)| g.solved())
+        .unwrap_or((last, full.clone()));
+    let kind = TechniqueKind::ALL[k];
+    let (floor, ceiling) = rating_range(kind);
+    let within =
+        floor <= full.max && full.max <= level.max && ceiling.into_iter().all(|c| level.max <= c);
+    (!within).then(|| {
+        format!(
+            "{}: first solved with techniques up to {} (ratings {floor}..{}), whose run \
+             has max {}; the whole ladder's max is {}",
+            e.label,
+            kind.id(),
+            ceiling.map_or("".into(), |c| c.to_string()),
+            level.max,
+            full.max
+        )
+    })
+}
+
+#[test]
+fn max_rating_stays_within_the_first_level_that_solves_each_puzzle() {
+    let started = Instant::now();
+    let entries = tatham_corpus();
+    let problems = for_each_parallel(&entries, ladder_consistency);
+    report("ladder consistency", &problems, entries.len(), started);
+}
+
+/// Mode c (propagation and cage combinations only) on the whole corpus, every step
+/// checked. Left out of the regular run because of one puzzle: the reference's 9×9
+/// `Hardest` test grid alone takes about 40 s in mode c (the rest, 15 s).
+#[test]
+#[ignore = "about a minute, most of it one puzzle: run by .ci/run"]
+fn mode_c_solves_every_puzzle_with_sound_steps() {
+    let started = Instant::now();
+    let entries = tatham_corpus();
+    let problems = for_each_parallel(&entries, |e| {
+        let grader = Grader::new(&e.puzzle).unwrap();
+        let grade = grader.grade(Options::cage_combinations_only(), true);
+        if let Some(i) = grade.unsound_step {
+            return Some(format!(
+                "{}: mode c step {} removes the solution: {}",
+                e.label,
+                i + 1,
+                grade.steps[i].text(e.puzzle.size())
+            ));
+        }
+        (!grade.solved()).then(|| format!("{}: mode c ends {}", e.label, grade.status))
+    });
+    report("mode c: solved, sound", &problems, entries.len(), started);
+}
+
+/// The `| # | solutions | what |` rows of `puzzles/edge-cases.md`.
+fn edge_case_table() -> Vec<(usize, String)> {
+    let doc = std::fs::read_to_string(puzzles_dir().join("edge-cases.md")).unwrap();
+    doc.lines()
+        .filter_map(|l| {
+            let cells: Vec<&str> = l.split('|').map(str::trim).collect();
+            let n = cells.get(1)?.parse().ok()?;
+            Some((n, cells.get(2)?.to_string()))
+        })
+        .collect()
+}
+
+#[test]
+fn edge_cases_have_the_documented_number_of_solutions() {
+    let strings = strings(&puzzles_dir().join("edge-cases.json"));
+    let table = edge_case_table();
+    assert_eq!(
+        table.iter().map(|(n, _)| *n).collect::<Vec<_>>(),
+        (1..=strings.len()).collect::<Vec<_>>(),
+        "puzzles/edge-cases.md must have one row per puzzle, in order"
+    );
+    let entries: Vec<(Entry, String)> = strings
+        .iter()
+        .zip(table)
+        .map(|((place, s), (_, want))| {
+            let label = format!("edge-cases.json{place}");
+            let puzzle = read(&label, s);
+            (Entry { label, puzzle }, want)
+        })
+        .collect();
+    for (e, want) in &entries {
+        let grader = Grader::new(&e.puzzle).unwrap();
+        let (verdict, ends) = match want.as_str() {
+            "unique" => (Verdict::Unique, [Status::Solved, Status::Stuck]),
+            "ambiguous" => (Verdict::Ambiguous, [Status::Ambiguous; 2]),
+            "impossible" => (Verdict::Impossible, [Status::Impossible; 2]),
+            other => panic!("{}: unknown verdict {other:?} in the table", e.label),
+        };
+        assert_eq!(grader.verdict(), verdict, "{}", e.label);
+        let grade = grader.grade(Options::default(), true);
+        assert!(
+            ends.contains(&grade.status),
+            "{}: {}",
+            e.label,
+            grade.status
+        );
+        assert_eq!(grade.unsound_step, None, "{}", e.label);
+    }
+}
