@@ -8,8 +8,12 @@ use std::process::{Command, Output, Stdio};
 mod batch;
 #[path = "cli/grade.rs"]
 mod grade;
+#[path = "cli/ratings.rs"]
+mod ratings;
 #[path = "cli/reference.rs"]
 mod reference;
+#[path = "cli/snapshots.rs"]
+mod snapshots;
 #[path = "cli/solve.rs"]
 mod solve;
 #[path = "cli/techniques.rs"]

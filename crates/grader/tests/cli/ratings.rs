@@ -1,0 +1,526 @@
+//! The corpus regression: `grader batch --mode b` on every `puzzles/*.json` must
+//! give exactly the committed `ratings/<name>.tsv`, and `ratings/summary.md` must be
+//! what those rows tabulate to. Any change to a technique, its search order or its
+//! rating shows up here as a list of the rows that moved, column by column.
+//!
+//! After an intended change, `scripts/update-ratings.sh` rewrites the files (it runs
+//! this test with `UPDATE_RATINGS=1`, which writes instead of comparing); review
+//! `git diff ratings/` before committing.
+//!
+//! The same rows are graded again with `--jobs 1` and compared with `--jobs 2`:
+//! the rows must not depend on how the batch is split between threads.
+
+use super::{stderr, stdout, GRADER};
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::sync::OnceLock;
+
+/// The environment variable that turns the regression test into the rewriter.
+const UPDATE: &str = "UPDATE_RATINGS";
+
+/// The largest corpus or ratings file the repository accepts (the issue's limit).
+const MAX_FILE_BYTES: u64 = 1 << 20;
+
+/// Changed rows shown per file before the rest are only counted.
+const SHOWN_PER_FILE: usize = 12;
+
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+/// `puzzles/*.json`, sorted by name.
+fn corpus_files() -> Vec<PathBuf> {
+    let mut files: Vec<PathBuf> = std::fs::read_dir(root().join("puzzles"))
+        .expect("cannot list puzzles/")
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "json"))
+        .collect();
+    files.sort();
+    assert!(!files.is_empty(), "no puzzles/*.json");
+    files
+}
+
+fn stem(path: &Path) -> String {
+    path.file_stem().unwrap().to_str().unwrap().to_string()
+}
+
+/// The batch's TSV for one corpus file.
+fn batch_tsv(file: &Path, jobs: usize) -> String {
+    let o = Command::new(GRADER)
+        .arg("batch")
+        .arg(file)
+        .args(["--mode", "b", "--quiet", "--jobs", &jobs.to_string()])
+        .output()
+        .expect("cannot run the grader binary");
+    let err = stderr(&o);
+    assert!(!err.contains("panicked"), "{}: {err}", file.display());
+    // Exit code 2 only says some row holds an error; the row itself is compared.
+    assert!(
+        matches!(o.status.code(), Some(0 | 2)),
+        "{}: exit {:?}\n{err}",
+        file.display(),
+        o.status
+    );
+    stdout(&o)
+}
+
+/// Every corpus file's TSV (by file stem) under `--jobs N`, computed once per test
+/// binary: the regression test and the jobs test share the `--jobs 2` run. The files
+/// are graded by concurrent processes, so one slow puzzle (the reference's 9×9
+/// `Hardest` takes most of a minute in mode c) does not hold up the rest.
+fn graded(jobs: usize) -> &'static BTreeMap<String, String> {
+    static ONE: OnceLock<BTreeMap<String, String>> = OnceLock::new();
+    static TWO: OnceLock<BTreeMap<String, String>> = OnceLock::new();
+    let cell = match jobs {
+        1 => &ONE,
+        2 => &TWO,
+        _ => unreachable!("only --jobs 1 and 2 are compared"),
+    };
+    cell.get_or_init(|| {
+        let files = corpus_files();
+        std::thread::scope(|s| {
+            let runs: Vec<_> = files
+                .iter()
+                .map(|f| s.spawn(move || (stem(f), batch_tsv(f, jobs))))
+                .collect();
+            runs.into_iter().map(|r| r.join().unwrap()).collect()
+        })
+    })
+}
+
+/// A TSV split into its header's column names and rows keyed by `Puzzle #`.
+struct Table<'a> {
+    columns: Vec<&'a str>,
+    rows: BTreeMap<usize, Vec<&'a str>>,
+}
+
+fn table(tsv: &str) -> Table<'_> {
+    let mut lines = tsv.lines();
+    let columns = lines.next().unwrap_or("").split('\t').collect();
+    let rows = lines
+        .map(|l| {
+            let fields: Vec<&str> = l.split('\t').collect();
+            let index = fields[0].parse().unwrap_or(usize::MAX);
+            (index, fields)
+        })
+        .collect();
+    Table { columns, rows }
+}
+
+/// The puzzle column cut short for a message.
+fn short(puzzle: &str) -> String {
+    match puzzle.char_indices().nth(48) {
+        Some((cut, _)) => format!("{}…", &puzzle[..cut]),
+        None => puzzle.to_string(),
+    }
+}
+
+/// What changed between a committed TSV and a fresh one, one line per row; empty
+/// when they are the same.
+fn diff(name: &str, old: &str, new: &str) -> String {
+    if old == new {
+        return String::new();
+    }
+    let (a, b) = (table(old), table(new));
+    let mut lines = Vec::new();
+    if a.columns != b.columns {
+        lines.push(format!(
+            "  header: {:?} -> {:?}",
+            a.columns.join(" | "),
+            b.columns.join(" | ")
+        ));
+    }
+    let indices: std::collections::BTreeSet<usize> =
+        a.rows.keys().chain(b.rows.keys()).copied().collect();
+    for i in indices {
+        match (a.rows.get(&i), b.rows.get(&i)) {
+            (Some(x), Some(y)) if x == y => {}
+            (Some(x), Some(y)) => {
+                let changes: Vec<String> = b
+                    .columns
+                    .iter()
+                    .enumerate()
+                    .filter(|&(c, _)| x.get(c) != y.get(c))
+                    .map(|(c, col)| {
+                        format!(
+                            "{col} {} -> {}",
+                            x.get(c).unwrap_or(&"(none)"),
+                            y.get(c).unwrap_or(&"(none)")
+                        )
+                    })
+                    .collect();
+                lines.push(format!(
+                    "  row {i} {}: {}",
+                    short(y.get(1).unwrap_or(&"")),
+                    changes.join("; ")
+                ));
+            }
+            (Some(x), None) => lines.push(format!(
+                "  row {i} {}: no longer graded",
+                short(x.get(1).unwrap_or(&""))
+            )),
+            (None, Some(y)) => lines.push(format!(
+                "  row {i} {}: new row",
+                short(y.get(1).unwrap_or(&""))
+            )),
+            (None, None) => {}
+        }
+    }
+    if lines.is_empty() {
+        // Same fields, different bytes (line endings, a trailing newline).
+        lines.push("  the files differ in white space only".to_string());
+    }
+    let count = lines.len();
+    let mut out = format!("ratings/{name}.tsv: {count} change(s)\n");
+    for l in lines.iter().take(SHOWN_PER_FILE) {
+        out.push_str(l);
+        out.push('\n');
+    }
+    if count > SHOWN_PER_FILE {
+        let _ = writeln!(out, "  … and {} more", count - SHOWN_PER_FILE);
+    }
+    out
+}
+
+#[test]
+fn ratings_match_the_committed_files() {
+    let fresh = graded(2);
+    let dir = root().join("ratings");
+    let update = std::env::var_os(UPDATE).is_some_and(|v| !v.is_empty() && v != "0");
+    let mut report = String::new();
+    for (name, tsv) in fresh {
+        let path = dir.join(format!("{name}.tsv"));
+        if update {
+            std::fs::write(&path, tsv).unwrap();
+            continue;
+        }
+        match std::fs::read_to_string(&path) {
+            Ok(old) => report.push_str(&diff(name, &old, tsv)),
+            Err(_) => {
+                let _ = writeln!(report, "ratings/{name}.tsv: missing");
+            }
+        }
+    }
+    // Ratings of corpus files that are gone.
+    for entry in std::fs::read_dir(&dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.extension().is_some_and(|e| e == "tsv") && !fresh.contains_key(&stem(&path)) {
+            if update {
+                std::fs::remove_file(&path).unwrap();
+            } else {
+                let _ = writeln!(
+                    report,
+                    "{}: no puzzles/{}.json any more",
+                    path.display(),
+                    stem(&path)
+                );
+            }
+        }
+    }
+    let summary_path = dir.join("summary.md");
+    let summary = summary::render(fresh);
+    if update {
+        std::fs::write(&summary_path, &summary).unwrap();
+    } else {
+        let old = std::fs::read_to_string(&summary_path).unwrap_or_default();
+        if old != summary {
+            report.push_str("ratings/summary.md: out of date\n");
+            for line in old.lines().filter(|l| !summary.lines().any(|n| n == *l)) {
+                let _ = writeln!(report, "  - {line}");
+            }
+            for line in summary.lines().filter(|l| !old.lines().any(|o| o == *l)) {
+                let _ = writeln!(report, "  + {line}");
+            }
+        }
+    }
+    assert!(
+        report.is_empty(),
+        "the grader's ratings of the corpus changed:\n{report}\n\
+         If the change is intended, run `scripts/update-ratings.sh`, review \
+         `git diff ratings/` and commit it."
+    );
+}
+
+#[test]
+fn batch_rows_do_not_depend_on_jobs() {
+    let (one, two) = (graded(1), graded(2));
+    let report: String = one
+        .iter()
+        .map(|(name, tsv)| diff(name, tsv, &two[name]))
+        .collect();
+    assert!(
+        report.is_empty(),
+        "--jobs 1 (before the arrow) and --jobs 2 (after) disagree:\n{report}"
+    );
+}
+
+#[test]
+fn corpus_and_ratings_files_are_under_1_mb() {
+    let mut files = corpus_files();
+    files.extend(
+        std::fs::read_dir(root().join("ratings"))
+            .unwrap()
+            .map(|e| e.unwrap().path()),
+    );
+    for f in files {
+        let len = std::fs::metadata(&f).unwrap().len();
+        assert!(len < MAX_FILE_BYTES, "{} is {len} bytes", f.display());
+    }
+}
+
+/// `ratings/summary.md`: the scale at a glance, from the rows themselves.
+mod summary {
+    use std::collections::BTreeMap;
+    use std::fmt::Write as _;
+
+    /// Tatham's difficulty levels in order, as the corpus file names spell them.
+    const LEVELS: [&str; 5] = ["easy", "normal", "hard", "extreme", "unreasonable"];
+
+    /// The numbers of one group of rows.
+    #[derive(Default)]
+    struct Stats {
+        puzzles: usize,
+        /// Mode-n runs that solved the puzzle (the others are left out of the means).
+        solved: usize,
+        max_sum: f64,
+        max_max: f64,
+        /// Rows graded (mode c's depth is averaged over all of them: a mode-b row
+        /// does not say whether mode c solved the puzzle).
+        graded: usize,
+        depth_sum: f64,
+        depth_max: f64,
+        errors: usize,
+    }
+
+    impl Stats {
+        /// Adds one mode-b row: `#, puzzle, success, max, total, depth, steps, error`.
+        fn add(&mut self, fields: &[&str]) {
+            self.puzzles += 1;
+            if !fields.get(7).unwrap_or(&"").is_empty() {
+                self.errors += 1;
+                return;
+            }
+            if fields[2] == "1" {
+                let max: f64 = fields[3].parse().unwrap();
+                self.solved += 1;
+                self.max_sum += max;
+                self.max_max = self.max_max.max(max);
+            }
+            let depth: f64 = fields[5].parse().unwrap();
+            self.graded += 1;
+            self.depth_sum += depth;
+            self.depth_max = self.depth_max.max(depth);
+        }
+
+        fn mean_max(&self) -> String {
+            mean(self.max_sum, self.solved)
+        }
+
+        fn mean_depth(&self) -> String {
+            mean(self.depth_sum, self.graded)
+        }
+
+        fn row(&self) -> String {
+            format!(
+                "{} | {} | {} | {} | {} | {}",
+                self.puzzles,
+                self.solved,
+                self.mean_max(),
+                number(self.max_max, self.solved),
+                self.mean_depth(),
+                number(self.depth_max, self.graded),
+            )
+        }
+    }
+
+    fn mean(sum: f64, n: usize) -> String {
+        if n == 0 {
+            "–".into()
+        } else {
+            format!("{:.2}", sum / n as f64)
+        }
+    }
+
+    fn number(x: f64, n: usize) -> String {
+        if n == 0 {
+            "–".into()
+        } else {
+            format!("{x}")
+        }
+    }
+
+    /// `tatham-6x6-hard` → (6, "hard", ""); `tatham-9x9-unreasonable-mult` →
+    /// (9, "unreasonable", "mult").
+    fn tatham_name(name: &str) -> Option<(usize, &str, &str)> {
+        let rest = name.strip_prefix("tatham-")?;
+        let (size, rest) = rest.split_once('-')?;
+        let (a, b) = size.split_once('x')?;
+        if a != b {
+            return None;
+        }
+        let (level, variant) = rest.split_once('-').unwrap_or((rest, ""));
+        LEVELS
+            .contains(&level)
+            .then(|| Some((a.parse().ok()?, level, variant)))
+            .flatten()
+    }
+
+    /// The grid size of a TSV row's puzzle (0 when it cannot be read).
+    fn puzzle_size(field: &str) -> usize {
+        kenken_formats::read_any(&unescape(field), None).map_or(0, |i| i.puzzle.size().get())
+    }
+
+    /// Undoes the batch's TSV escapes (`\n`, `\t`, `\r`, `\\`).
+    fn unescape(field: &str) -> String {
+        let mut out = String::with_capacity(field.len());
+        let mut chars = field.chars();
+        while let Some(c) = chars.next() {
+            if c != '\\' {
+                out.push(c);
+                continue;
+            }
+            match chars.next() {
+                Some('n') => out.push('\n'),
+                Some('t') => out.push('\t'),
+                Some('r') => out.push('\r'),
+                Some(other) => out.push(other),
+                None => out.push('\\'),
+            }
+        }
+        out
+    }
+
+    fn level_label(level: &str, variant: &str) -> String {
+        if variant.is_empty() {
+            level.to_string()
+        } else {
+            format!("{level} ({variant})")
+        }
+    }
+
+    pub fn render(files: &BTreeMap<String, String>) -> String {
+        // (size, level order, variant) -> stats, for the Tatham files.
+        let mut tatham: BTreeMap<(usize, usize, String), Stats> = BTreeMap::new();
+        // (file, size) -> stats, for the others.
+        let mut other: BTreeMap<(String, usize), Stats> = BTreeMap::new();
+        for (name, tsv) in files {
+            let rows = tsv
+                .lines()
+                .skip(1)
+                .map(|l| l.split('\t').collect::<Vec<_>>());
+            match tatham_name(name) {
+                Some((size, level, variant)) => {
+                    let order = LEVELS.iter().position(|l| *l == level).unwrap();
+                    let stats = tatham
+                        .entry((size, order, variant.to_string()))
+                        .or_default();
+                    rows.for_each(|f| stats.add(&f));
+                }
+                None => {
+                    for f in rows {
+                        let size = puzzle_size(f[1]);
+                        other.entry((name.clone(), size)).or_default().add(&f);
+                    }
+                }
+            }
+        }
+        let mut s = String::new();
+        s.push_str(
+            "# Ratings summary\n\n\
+             Generated from `ratings/*.tsv` by `scripts/update-ratings.sh` (do not edit by \
+             hand). *Max* is the mode-n max rating (the hardest step), averaged over the \
+             puzzles mode n solved; *depth* is the mode-c max depth (the most cages one \
+             cage-combination step combined; 1 when none was needed).\n\n",
+        );
+        let sizes: Vec<usize> = {
+            let mut v: Vec<usize> = tatham.keys().map(|k| k.0).collect();
+            v.dedup();
+            v
+        };
+        let plain: Vec<usize> = (0..LEVELS.len())
+            .filter(|&l| tatham.keys().any(|k| k.1 == l && k.2.is_empty()))
+            .collect();
+        for (title, cell) in [
+            (
+                "Mean max rating (highest) by size and Tatham level",
+                (|st: &Stats| format!("{} ({})", st.mean_max(), number(st.max_max, st.solved)))
+                    as fn(&Stats) -> String,
+            ),
+            ("Mean max depth (highest) by size and Tatham level", |st| {
+                format!("{} ({})", st.mean_depth(), number(st.depth_max, st.graded))
+            }),
+        ] {
+            let _ = writeln!(s, "## {title}\n");
+            let header: Vec<&str> = plain.iter().map(|&l| LEVELS[l]).collect();
+            let _ = writeln!(s, "| size | {} |", header.join(" | "));
+            let _ = writeln!(s, "|---|{}", "---|".repeat(plain.len()));
+            for &size in &sizes {
+                let cells: Vec<String> = plain
+                    .iter()
+                    .map(|&l| {
+                        tatham
+                            .get(&(size, l, String::new()))
+                            .map_or("".to_string(), cell)
+                    })
+                    .collect();
+                let _ = writeln!(s, "| {size}×{size} | {} |", cells.join(" | "));
+            }
+            s.push('\n');
+        }
+        s.push_str("## Every Tatham file\n\n");
+        s.push_str(
+            "| size | level | puzzles | solved | mean max | highest max | mean depth | highest depth |\n\
+             |---|---|---|---|---|---|---|---|\n",
+        );
+        for ((size, level, variant), st) in &tatham {
+            let _ = writeln!(
+                s,
+                "| {size}×{size} | {} | {} |",
+                level_label(LEVELS[*level], variant),
+                st.row()
+            );
+        }
+        s.push_str("\n## The other files, by grid size\n\n");
+        s.push_str(
+            "| file | size | puzzles | solved | mean max | highest max | mean depth | highest depth |\n\
+             |---|---|---|---|---|---|---|---|\n",
+        );
+        for ((name, size), st) in &other {
+            let size = if *size == 0 {
+                "?".to_string()
+            } else {
+                format!("{size}×{size}")
+            };
+            let _ = writeln!(s, "| {name} | {size} | {} |", st.row());
+        }
+        let errors: usize = tatham
+            .values()
+            .chain(other.values())
+            .map(|s| s.errors)
+            .sum();
+        if errors > 0 {
+            let _ = writeln!(s, "\n{errors} row(s) hold an error and are left out.");
+        }
+        s
+    }
+}
+
+#[test]
+fn a_changed_row_is_reported_column_by_column() {
+    let old = "Puzzle #\tPuzzle String\tSuccess\tMax\tTotal\tError\n\
+               1\t4:abc\t1\t2\t12.5\t\n\
+               2\t4:def\t1\t1\t3\t\n";
+    let new = "Puzzle #\tPuzzle String\tSuccess\tMax\tTotal\tError\n\
+               1\t4:abc\t1\t2.1\t12.6\t\n\
+               2\t4:def\t1\t1\t3\t\n\
+               3\t4:ghi\t0\t1.5\t4\t\n";
+    assert_eq!(
+        diff("x", old, new),
+        "ratings/x.tsv: 2 change(s)\n  \
+         row 1 4:abc: Max 2 -> 2.1; Total 12.5 -> 12.6\n  \
+         row 3 4:ghi: new row\n"
+    );
+    assert_eq!(diff("x", old, old), "");
+}

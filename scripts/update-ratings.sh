@@ -1,0 +1,14 @@
+#!/usr/bin/env bash
+# Rewrites ratings/<name>.tsv for every puzzles/<name>.json (the release grader's
+# `batch --mode b` rows) and ratings/summary.md (mean and highest max rating and
+# max depth per size and Tatham level), after an intended change to the ratings.
+#
+# It runs the regression test that normally compares those files, with
+# UPDATE_RATINGS=1 so that it writes them instead (one implementation of the rows and
+# the summary for both). Review `git diff ratings/` before committing the result.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+UPDATE_RATINGS=1 cargo test --release -p kenken-grader --test cli -- \
+  --exact ratings::ratings_match_the_committed_files
+git status --short ratings/
