@@ -301,9 +301,10 @@ impl State {
         }
     }
 
-    /// The candidates each position of a cage would keep if only the combinations in
-    /// `keep` stayed live, compared with now: the (cell, digit) eliminations that
-    /// removing the others causes directly.
+    /// The (cell, digit) eliminations that removing the combinations `removed`
+    /// (ascending table indices) from `cage` causes directly: candidates of its cells
+    /// that no remaining live combination puts there. Steps report these, so a log
+    /// shows what a combination cut means on the grid.
     pub fn eliminations_from_cut(&self, cage: CageId, removed: &[u32]) -> Vec<(CellId, Digit)> {
         let cells = self.layout.cage_cells(cage);
         let mut keep = vec![Digits::EMPTY; cells.len()];
