@@ -195,9 +195,12 @@ fn grade_puzzle(text: &str, runs: &Runs) -> Outcome {
         Err(e) => return Outcome::Invalid(format!("the puzzle cannot be graded: {e}")),
     };
     let run = |options: Option<Options>| options.map(|o| RunSummary::from(&grader.grade(o, false)));
+    // Mode b's two runs are independent: let an idle worker take one, so a slow
+    // puzzle at the end of a batch does not leave the other cores waiting.
+    let (normal, cc) = rayon::join(|| run(runs.normal), || run(runs.cc));
     Outcome::Graded {
-        normal: run(runs.normal),
-        cc: run(runs.cc),
+        normal,
+        cc,
         warning: relaxed_warning(&imported),
     }
 }
