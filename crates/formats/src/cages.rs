@@ -74,7 +74,7 @@ pub(crate) fn assemble(
         ));
     }
     for cage in &cages {
-        if let Some(lonely) = disconnected_cell(size, &cage.cells) {
+        if let Some(lonely) = size.disconnected_cell(&cage.cells) {
             return Err(err(
                 &cage.position,
                 Rule::CageNotConnected(size.cell_label(lonely)),
@@ -90,27 +90,6 @@ pub(crate) fn assemble(
         Some((r, c)) => Puzzle::new_kendoku(size, model_cages, r, c),
     };
     built.map_err(|e| FormatError::from((format, e)))
-}
-
-/// A cell of `cells` that cannot be reached from the first through edge-adjacent
-/// cells of the set, if any.
-pub(crate) fn disconnected_cell(size: Size, cells: &[CellId]) -> Option<CellId> {
-    if cells.is_empty() {
-        return None;
-    }
-    let mut seen = vec![false; cells.len()];
-    let mut stack = vec![0usize];
-    seen[0] = true;
-    while let Some(i) = stack.pop() {
-        let (r, c) = (size.row(cells[i]), size.col(cells[i]));
-        for (j, &other) in cells.iter().enumerate() {
-            if !seen[j] && r.abs_diff(size.row(other)) + c.abs_diff(size.col(other)) == 1 {
-                seen[j] = true;
-                stack.push(j);
-            }
-        }
-    }
-    seen.iter().position(|s| !s).map(|j| cells[j])
 }
 
 /// The 0-based character offset of byte offset `byte` in `s` (errors count

@@ -16,7 +16,7 @@
 //! blank line, then one clue per cage: labelled (`A 3+`) or in letter order (`3+`).
 //! Choices the spec leaves open are in [`our_reading::letter_order_key`]'s notes.
 
-use crate::cages::{assemble, disconnected_cell, PendingCage};
+use crate::cages::{assemble, PendingCage};
 use crate::our_reading;
 use crate::{Format, FormatError, Position, Rule};
 use kenken_model::{CellId, Op, Puzzle, Size};
@@ -118,7 +118,7 @@ pub fn read(input: &str) -> Result<Puzzle, FormatError> {
         }
     }
     for (letter, cells) in letters.values() {
-        if disconnected_cell(size, cells).is_some() {
+        if size.disconnected_cell(cells).is_some() {
             let first = cells[0];
             return Err(FormatError::new(
                 FORMAT,

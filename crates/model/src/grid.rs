@@ -81,6 +81,28 @@ impl Size {
         )
     }
 
+    /// A cell of `cells` that cannot be reached from the first through edge-adjacent
+    /// cells of the set, if any (None: the set is one edge-connected piece, or empty).
+    /// Cages must be connected; readers use this to say which cell breaks the rule.
+    pub fn disconnected_cell(self, cells: &[CellId]) -> Option<CellId> {
+        if cells.is_empty() {
+            return None;
+        }
+        let mut seen = vec![false; cells.len()];
+        let mut stack = vec![0usize];
+        seen[0] = true;
+        while let Some(i) = stack.pop() {
+            let (r, c) = (self.row(cells[i]), self.col(cells[i]));
+            for (j, &other) in cells.iter().enumerate() {
+                if !seen[j] && r.abs_diff(self.row(other)) + c.abs_diff(self.col(other)) == 1 {
+                    seen[j] = true;
+                    stack.push(j);
+                }
+            }
+        }
+        seen.iter().position(|s| !s).map(|j| cells[j])
+    }
+
     /// The sum of every digit, i.e. what each row and column adds up to.
     pub fn line_total(self) -> u32 {
         let n = self.get() as u32;

@@ -189,28 +189,11 @@ impl Puzzle {
 }
 
 fn check_connected(size: Size, index: usize, cage: &Cage) -> Result<(), ModelError> {
-    let cells = &cage.cells;
-    let mut seen = vec![false; cells.len()];
-    let mut stack = vec![0usize];
-    seen[0] = true;
-    while let Some(i) = stack.pop() {
-        let (r, c) = (size.row(cells[i]), size.col(cells[i]));
-        for (j, &other) in cells.iter().enumerate() {
-            if seen[j] {
-                continue;
-            }
-            let (r2, c2) = (size.row(other), size.col(other));
-            if r.abs_diff(r2) + c.abs_diff(c2) == 1 {
-                seen[j] = true;
-                stack.push(j);
-            }
-        }
-    }
-    match seen.iter().position(|s| !s) {
+    match size.disconnected_cell(&cage.cells) {
         None => Ok(()),
-        Some(j) => Err(ModelError::CageNotConnected {
+        Some(cell) => Err(ModelError::CageNotConnected {
             cage: index,
-            cell: size.cell_name(cells[j]),
+            cell: size.cell_name(cell),
         }),
     }
 }

@@ -99,11 +99,6 @@ impl State {
         &self.layout
     }
 
-    /// A shared handle on the layout (to build sibling states cheaply).
-    pub fn layout_arc(&self) -> &Arc<Layout> {
-        &self.layout
-    }
-
     pub fn puzzle(&self) -> &Puzzle {
         &self.layout.puzzle
     }
