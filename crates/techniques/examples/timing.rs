@@ -17,6 +17,15 @@ fn main() {
     let t0 = Instant::now();
     let mut phase = [0.0f64; 3];
     let mut times = Vec::new();
+    // TIMING_TSV=path writes one row per puzzle: ours (ms, per phase), reference ms.
+    let mut tsv = std::env::var_os("TIMING_TSV").map(|p| std::fs::File::create(p).unwrap());
+    // TIMING_MAX_REF=ms skips puzzles the reference took longer on (to profile the
+    // common case without the few heavy ones).
+    let max_ref: f64 = std::env::var("TIMING_MAX_REF")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(f64::INFINITY);
+    rows.retain(|(_, ms)| *ms <= max_ref);
     for (p, ms) in &rows {
         let puzzle = common::tatham(p);
         let t = Instant::now();
@@ -29,6 +38,21 @@ fn main() {
         phase[1] += (t2 - t1).as_secs_f64();
         phase[2] += t2.elapsed().as_secs_f64();
         times.push((t.elapsed().as_secs_f64() * 1000.0, *ms, p.clone()));
+        if let Some(f) = tsv.as_mut() {
+            use std::io::Write;
+            let ms3 = |a: Instant, b: Instant| (b - a).as_secs_f64() * 1000.0;
+            writeln!(
+                f,
+                "{:.4}\t{:.4}\t{:.4}\t{:.4}\t{}\t{}",
+                t.elapsed().as_secs_f64() * 1000.0,
+                ms3(t, t1),
+                ms3(t1, t2),
+                t2.elapsed().as_secs_f64() * 1000.0,
+                ms,
+                p
+            )
+            .unwrap();
+        }
     }
     let total = t0.elapsed().as_secs_f64();
     println!(
@@ -63,6 +87,23 @@ fn main() {
         );
     }
     times.sort_by(|a, b| b.0.partial_cmp(&a.0).unwrap());
+    // How concentrated the time is: the share of the slowest k puzzles.
+    let mut acc = 0.0;
+    for (k, t) in times.iter().enumerate() {
+        acc += t.0;
+        if [10, 50, 200, 1000].contains(&(k + 1)) {
+            println!("slowest {:4}: {:.3} s", k + 1, acc / 1000.0);
+        }
+    }
+    // Puzzles short of 100x the reference (its ms has 1 ms resolution: 0 counts as 0.5).
+    let short = times
+        .iter()
+        .filter(|(o, r, _)| r.max(0.5) / o < 100.0)
+        .count();
+    println!(
+        "puzzles under 100x the reference: {short} of {}",
+        times.len()
+    );
     for t in times.iter().take(5) {
         println!(
             "slow {:.2} ms (ref {} ms) {}",

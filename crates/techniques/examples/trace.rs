@@ -11,7 +11,9 @@ fn main() {
     } else {
         Options::default()
     };
+    let t = std::time::Instant::now();
     let r = g.grade(o, false);
+    eprintln!("graded in {:?}", t.elapsed());
     for (i, s) in r.steps.iter().filter(|s| !s.is_propagation()).enumerate() {
         eprintln!("STEP {} ({}) {}", i + 1, s.rating, s.text(p.size()));
     }

@@ -49,9 +49,19 @@ impl Layout {
                 cell_regions[c.index()].push(ri);
             }
         }
+        // Two cells see each other exactly when they share a region.
         let peers = size
             .cells()
-            .map(|a| size.cells().filter(|&b| puzzle.sees(a, b)).collect())
+            .map(|a| {
+                let mut p: Vec<CellId> = cell_regions[a.index()]
+                    .iter()
+                    .flat_map(|&r| regions[r].cells.iter().copied())
+                    .filter(|&b| b != a)
+                    .collect();
+                p.sort_unstable();
+                p.dedup();
+                p
+            })
             .collect();
         let fp_words = (regions.len() * n).div_ceil(64);
         let footprints = puzzle
@@ -72,18 +82,22 @@ impl Layout {
                 out
             })
             .collect();
-        let cages = puzzle.cages();
-        let cage_links = cages
+        // Two cages can clash exactly when they touch a common region (at most
+        // 3 × 16 regions, so a u64 holds a cage's regions).
+        let touched: Vec<u64> = puzzle
+            .cages()
             .iter()
-            .map(|a| {
-                cages
+            .map(|cage| {
+                cage.cells
                     .iter()
-                    .map(|b| {
-                        a != b
-                            && a.cells
-                                .iter()
-                                .any(|&x| b.cells.iter().any(|&y| puzzle.sees(x, y)))
-                    })
+                    .flat_map(|c| cell_regions[c.index()].iter())
+                    .fold(0u64, |m, &r| m | 1 << r)
+            })
+            .collect();
+        let cage_links = (0..touched.len())
+            .map(|a| {
+                (0..touched.len())
+                    .map(|b| a != b && touched[a] & touched[b] != 0)
                     .collect()
             })
             .collect();

@@ -145,9 +145,9 @@ impl State {
         self.live_count[cage.index()]
     }
 
-    /// Indices of the cage's live combinations.
+    /// Indices of the cage's live combinations, ascending.
     pub fn live_combinations(&self, cage: CageId) -> impl Iterator<Item = usize> + '_ {
-        self.live[cage.index()].iter_ones()
+        ones(&self.live[cage.index()])
     }
 
     /// The grid as digits in reading order, 0 for unplaced cells.
@@ -248,15 +248,19 @@ impl State {
         let masks: Vec<Digits> = cells.iter().map(|c| self.cand[c.index()]).collect();
         let live = &mut self.live[cage.index()];
         let mut removed = 0;
-        let mut i = 0;
-        while let Some(off) = live[i..].first_one() {
-            i += off;
-            let row = layout.combination(cage, i);
-            if row.iter().zip(&masks).any(|(&d, m)| !m.contains(d)) {
-                live.set(i, false);
-                removed += 1;
+        // A word at a time (the bit iterators of `bitvec` cost more than the test).
+        let len = live.len();
+        for (w, word) in live.as_raw_mut_slice().iter_mut().enumerate() {
+            let mut bits = *word & tail_mask(len, w);
+            while bits != 0 {
+                let b = bits.trailing_zeros() as usize;
+                bits &= bits - 1;
+                let row = layout.combination(cage, w * usize::BITS as usize + b);
+                if row.iter().zip(&masks).any(|(&d, m)| !m.contains(d)) {
+                    *word &= !(1 << b);
+                    removed += 1;
+                }
             }
-            i += 1;
         }
         if removed > 0 {
             self.live_count[cage.index()] -= removed;
@@ -286,7 +290,7 @@ impl State {
             extra.resize(width, Digits::EMPTY);
             &mut extra
         };
-        for i in self.live[cage.index()].iter_ones() {
+        for i in ones(&self.live[cage.index()]) {
             for (u, &d) in union.iter_mut().zip(layout.combination(cage, i)) {
                 u.insert(d);
             }
@@ -364,5 +368,33 @@ impl State {
             eliminations,
             cuts,
         }
+    }
+}
+
+/// The set bits of a bit vector, ascending, a word at a time (the bit iterators of
+/// `bitvec` cost more than the loops they feed).
+fn ones(bits: &BitVec) -> impl Iterator<Item = usize> + '_ {
+    let len = bits.len();
+    bits.as_raw_slice()
+        .iter()
+        .enumerate()
+        .flat_map(move |(w, &word)| {
+            let word = word & tail_mask(len, w);
+            std::iter::successors((word != 0).then_some(word), |&rest| {
+                let next = rest & (rest - 1);
+                (next != 0).then_some(next)
+            })
+            .map(move |rest| w * usize::BITS as usize + rest.trailing_zeros() as usize)
+        })
+}
+
+/// The bits of word `w` of a `len`-bit vector that are inside it (storage past the
+/// end may hold anything).
+#[inline]
+fn tail_mask(len: usize, w: usize) -> usize {
+    let bits = usize::BITS as usize;
+    match len.saturating_sub(w * bits) {
+        n if n >= bits => usize::MAX,
+        n => (1usize << n) - 1,
     }
 }

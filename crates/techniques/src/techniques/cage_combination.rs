@@ -9,7 +9,7 @@
 //! around; at a shallower level, only sets holding a cage changed since that level
 //! last found nothing, those cages first.
 
-use super::cage_support::{PairCache, Scratch};
+use super::cage_support::{Scratch, SupportCache};
 use crate::step::{CageCut, Reason};
 use crate::{Context, Rating, State, Step, Technique, TechniqueKind};
 use kenken_model::CageId;
@@ -26,6 +26,18 @@ pub fn rating(n: usize) -> Rating {
     Rating::tenths(40 + 2 * (n as u32 - 2))
 }
 
+/// The most witness entries (4 bytes each) kept per grading run: 64 MiB.
+const WITNESS_BUDGET: usize = 16 << 20;
+
+/// What is remembered of a set's last check.
+#[derive(Clone, Debug, Default)]
+struct Checked {
+    /// The tick of the last check if it removed nothing.
+    barren_at: Option<u32>,
+    /// Full choices found then (combination indices, cages by ascending id).
+    witnesses: Vec<u32>,
+}
+
 /// What the cage-combination search remembers between steps.
 #[derive(Clone, Debug)]
 pub struct Memory {
@@ -40,12 +52,18 @@ pub struct Memory {
     clock: u32,
     /// Per cage, the tick of its last change.
     changed_at: Vec<u32>,
-    /// Sets (see [`set_key`]) that removed nothing, with the tick they were checked
-    /// at: while none of their cages changes since, they still remove nothing, so
-    /// they are skipped. This changes no result, only the time spent.
-    barren: HashMap<u128, u32>,
-    /// Pair compatibility tables of unchanged cages, reused between searches.
-    pairs: PairCache,
+    /// Sets (see [`set_key`]) checked before: the tick of a check that removed
+    /// nothing (while none of their cages changes since, they still remove nothing,
+    /// so they are skipped), and the full choices that supported them then (reused
+    /// as supports at the next check while they stay live). This changes no result,
+    /// only the time spent.
+    checked: HashMap<u128, Checked>,
+    /// How many witness entries `checked` holds; past [`WITNESS_BUDGET`] no more are
+    /// kept, so memory stays bounded on huge searches.
+    witness_words: usize,
+    /// Live lists and pair compatibility tables of unchanged cages, reused between
+    /// searches.
+    support: SupportCache,
 }
 
 impl Memory {
@@ -56,8 +74,9 @@ impl Memory {
             dirty: vec![vec![false; cage_count]; MAX_LEVEL + 1],
             clock: 0,
             changed_at: vec![0; cage_count],
-            barren: HashMap::new(),
-            pairs: PairCache::new(),
+            checked: HashMap::new(),
+            witness_words: 0,
+            support: SupportCache::new(cage_count),
         }
     }
 
@@ -97,10 +116,11 @@ impl Technique for CageCombination {
         let mut sets = Sets {
             state,
             list: &list,
-            scratch: Scratch::new(state, &list, &mut mem.pairs, mem.clock, &mem.changed_at),
+            scratch: Scratch::new(state, &list, &mut mem.support, mem.clock, &mem.changed_at),
             clock: mem.clock,
             changed_at: &mem.changed_at,
-            barren: &mut mem.barren,
+            checked: &mut mem.checked,
+            witness_words: &mut mem.witness_words,
         };
         let found = if n > mem.deepest {
             mem.deepest = n;
@@ -162,7 +182,8 @@ struct Sets<'a> {
     scratch: Scratch<'a>,
     clock: u32,
     changed_at: &'a [u32],
-    barren: &'a mut HashMap<u128, u32>,
+    checked: &'a mut HashMap<u128, Checked>,
+    witness_words: &'a mut usize,
 }
 
 impl Sets<'_> {
@@ -233,17 +254,24 @@ impl Sets<'_> {
         if !connected(self.state, cages) {
             return None;
         }
-        let key = set_key(cages);
-        if let Some(&checked) = self.barren.get(&key) {
-            if cages.iter().all(|c| self.changed_at[c.index()] <= checked) {
+        let entry = self.checked.entry(set_key(cages)).or_default();
+        if let Some(at) = entry.barren_at {
+            if cages.iter().all(|c| self.changed_at[c.index()] <= at) {
                 return None;
             }
         }
-        let cuts = self.scratch.unsupported(idx);
+        let before = entry.witnesses.len();
+        let cuts = self.scratch.unsupported(idx, &mut entry.witnesses);
+        *self.witness_words = *self.witness_words + entry.witnesses.len() - before;
+        if *self.witness_words > WITNESS_BUDGET {
+            *self.witness_words -= entry.witnesses.len();
+            entry.witnesses = Vec::new();
+        }
         if cuts.is_empty() {
-            self.barren.insert(key, self.clock);
+            entry.barren_at = Some(self.clock);
             return None;
         }
+        entry.barren_at = None;
         Some((idx.to_vec(), cages.to_vec(), cuts))
     }
 }
@@ -303,17 +331,19 @@ fn next_combination(idx: &mut [usize], m: usize) -> bool {
 fn connected(state: &State, cages: &[CageId]) -> bool {
     let layout = state.layout();
     let n = cages.len();
-    let mut reached = 1u32;
-    let mut frontier = vec![0usize];
-    while let Some(i) = frontier.pop() {
+    let all = (1u32 << n) - 1;
+    let (mut reached, mut frontier) = (1u32, 1u32);
+    while frontier != 0 {
+        let i = frontier.trailing_zeros() as usize;
+        frontier &= frontier - 1;
         for j in 0..n {
             if reached & (1 << j) == 0 && layout.linked(cages[i], cages[j]) {
                 reached |= 1 << j;
-                frontier.push(j);
+                frontier |= 1 << j;
             }
         }
     }
-    reached.count_ones() as usize == n
+    reached == all
 }
 
 #[cfg(test)]

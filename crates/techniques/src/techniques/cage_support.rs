@@ -2,27 +2,23 @@
 //! cage of a set extend to a clash-free choice for every other cage of the set.
 //!
 //! For each linked pair of cages, a table gives, per combination of one, the bit set
-//! of compatible combinations of the other (cached for the whole search, since sets
-//! share pairs). The search then chooses combinations depth-first with forward
-//! checking: choosing one ANDs the compatible sets into every linked open cage's
-//! domain, an empty domain backtracks at once, and the next cage is the one with the
-//! fewest combinations left. Each full choice found marks all its combinations
-//! supported, so most combinations never need a search of their own.
+//! of compatible combinations of the other (kept from step to step while neither
+//! cage changes, since sets share pairs). The search then chooses combinations
+//! depth-first with forward checking: choosing one ANDs the compatible sets into
+//! every linked open cage's domain, an empty domain backtracks at once, and the next
+//! cage is the one with the fewest combinations left. Each full choice found marks
+//! all its combinations supported, so most combinations never need a search of their
+//! own; the choices are also handed back to the caller, and a later check of the
+//! same set starts from those still live.
 
 use crate::step::CageCut;
-use crate::State;
+use crate::{Layout, State};
 use kenken_model::CageId;
-use std::collections::HashMap;
-use std::sync::Arc;
-
-/// Pair tables kept from one search to the next, keyed by (cage, cage), with the
-/// tick they were built at: a table stays valid while neither cage changes.
-pub type PairCache = HashMap<(CageId, CageId), (u32, Arc<PairTable>)>;
 
 /// Per combination (by position in the first cage's live list), the bit set of
 /// compatible combinations (positions in the second cage's live list).
-#[derive(Debug)]
-pub struct PairTable {
+#[derive(Clone, Debug, Default)]
+struct PairTable {
     words: usize,
     bits: Vec<u64>,
 }
@@ -34,156 +30,328 @@ impl PairTable {
     }
 }
 
-/// Reusable buffers and caches for [`Scratch::unsupported`] over one state and one
-/// list of cages (sets are given as positions in that list).
+/// A cage's live combinations as of some tick.
+#[derive(Clone, Debug, Default)]
+struct LiveList {
+    /// The tick it was read at (`None`: never read).
+    tick: Option<u32>,
+    /// Live combination indices, ascending: position → index.
+    combos: Vec<u32>,
+    /// Index → position in `combos` (`u32::MAX` for dead combinations).
+    position: Vec<u32>,
+}
+
+/// What the support check keeps between steps: per cage, its live list, and per
+/// ordered pair of cages, the compatibility table, each with the tick it was built
+/// at. An entry stays valid while its cages have not changed since.
+#[derive(Clone, Debug, Default)]
+pub struct SupportCache {
+    cage_count: usize,
+    lists: Vec<LiveList>,
+    /// `cage_count²` entries, `a * cage_count + b`.
+    pairs: Vec<(Option<u32>, PairTable)>,
+    /// Buffers for building pair tables.
+    conflicts: Vec<u64>,
+    bit_slot: Vec<u16>,
+}
+
+impl SupportCache {
+    pub fn new(cage_count: usize) -> SupportCache {
+        SupportCache {
+            cage_count,
+            lists: (0..cage_count).map(|_| LiveList::default()).collect(),
+            pairs: (0..cage_count * cage_count)
+                .map(|_| (None, PairTable::default()))
+                .collect(),
+            conflicts: Vec::new(),
+            bit_slot: Vec::new(),
+        }
+    }
+
+    /// Refreshes the live list of `cage` if it changed after it was read.
+    fn refresh_list(&mut self, state: &State, cage: CageId, clock: u32, changed_at: u32) {
+        let list = &mut self.lists[cage.index()];
+        if list.tick.is_some_and(|t| changed_at <= t) {
+            return;
+        }
+        list.tick = Some(clock);
+        list.combos.clear();
+        list.combos
+            .extend(state.live_combinations(cage).map(|i| i as u32));
+        list.position.clear();
+        list.position.resize(state.live(cage).len(), u32::MAX);
+        for (p, &i) in list.combos.iter().enumerate() {
+            list.position[i as usize] = p as u32;
+        }
+    }
+
+    /// Builds the pair table of (a, b) if either cage changed since it was built.
+    /// Both live lists must be fresh.
+    fn refresh_pair(&mut self, layout: &Layout, a: CageId, b: CageId, clock: u32, changed: u32) {
+        let slot = a.index() * self.cage_count + b.index();
+        if self.pairs[slot].0.is_some_and(|t| changed <= t) {
+            return;
+        }
+        let (la, lb) = (&self.lists[a.index()].combos, &self.lists[b.index()].combos);
+        let fp_words = layout.fp_words;
+        // Only (region, digit) bits both cages can occupy can clash; number them.
+        let mut shared = [0u64; 64];
+        let mut union_b = [0u64; 64];
+        let (shared, union_b) = (&mut shared[..fp_words], &mut union_b[..fp_words]);
+        for &q in lb {
+            for (u, f) in union_b.iter_mut().zip(layout.footprint(b, q as usize)) {
+                *u |= f;
+            }
+        }
+        for &p in la {
+            for ((s, f), u) in shared
+                .iter_mut()
+                .zip(layout.footprint(a, p as usize))
+                .zip(&*union_b)
+            {
+                *s |= f & u;
+            }
+        }
+        self.bit_slot.clear();
+        self.bit_slot.resize(fp_words * 64, u16::MAX);
+        let mut slots = 0usize;
+        for (w, &word) in shared.iter().enumerate() {
+            let mut bits = word;
+            while bits != 0 {
+                self.bit_slot[w * 64 + bits.trailing_zeros() as usize] = slots as u16;
+                slots += 1;
+                bits &= bits - 1;
+            }
+        }
+        // Per shared bit, the combinations of b that occupy it.
+        let words = lb.len().div_ceil(64);
+        self.conflicts.clear();
+        self.conflicts.resize(slots * words, 0);
+        for (q, &ib) in lb.iter().enumerate() {
+            for (w, (&f, &s)) in layout
+                .footprint(b, ib as usize)
+                .iter()
+                .zip(&*shared)
+                .enumerate()
+            {
+                let mut bits = f & s;
+                while bits != 0 {
+                    let slot = self.bit_slot[w * 64 + bits.trailing_zeros() as usize] as usize;
+                    self.conflicts[slot * words + q / 64] |= 1 << (q % 64);
+                    bits &= bits - 1;
+                }
+            }
+        }
+        // A combination of a is compatible with those of b that occupy none of its
+        // shared bits.
+        let full_tail = match lb.len() % 64 {
+            0 => u64::MAX,
+            r => (1u64 << r) - 1,
+        };
+        let table = &mut self.pairs[slot].1;
+        table.words = words;
+        table.bits.clear();
+        table.bits.resize(la.len() * words, u64::MAX);
+        for (p, &ia) in la.iter().enumerate() {
+            let row = &mut table.bits[p * words..(p + 1) * words];
+            if let Some(last) = row.last_mut() {
+                *last = full_tail;
+            }
+            for (w, (&f, &s)) in layout
+                .footprint(a, ia as usize)
+                .iter()
+                .zip(&*shared)
+                .enumerate()
+            {
+                let mut bits = f & s;
+                while bits != 0 {
+                    let slot = self.bit_slot[w * 64 + bits.trailing_zeros() as usize] as usize;
+                    for (r, c) in row.iter_mut().zip(&self.conflicts[slot * words..]) {
+                        *r &= !c;
+                    }
+                    bits &= bits - 1;
+                }
+            }
+        }
+        self.pairs[slot].0 = Some(clock);
+    }
+}
+
+/// Reusable buffers for [`Scratch::unsupported`] over one state and one list of
+/// cages (sets are given as positions in that list).
 pub struct Scratch<'a> {
     state: &'a State,
     cages: &'a [CageId],
-    /// Live combination indices per cage of the list.
-    live: Vec<Vec<u32>>,
-    /// Pair tables, `m × m`, taken from the cache or built on first use.
-    pairs: Vec<Option<Arc<PairTable>>>,
-    cache: &'a mut PairCache,
+    cache: &'a mut SupportCache,
     clock: u32,
     changed_at: &'a [u32],
-    /// Per depth, per cage of the set: the domain bit set.
-    domains: Vec<Vec<Vec<u64>>>,
-    chosen: Vec<u32>,
+    /// Per depth, per cage of the set: the domain, a bit set over the cage's live
+    /// positions; depth `d`, cage `k` is `domains[d * width + offset[k]..]`.
+    domains: Vec<u64>,
+    /// Where each set cage's words start within a depth, and (last) the width.
+    offset: [usize; 9],
+    chosen: [u32; 8],
+    /// Per cage of the set (same offsets): the live positions supported so far.
+    supported: Vec<u64>,
 }
 
 impl<'a> Scratch<'a> {
     /// A scratch over `cages` (the sets are positions in it); `cache`, `clock` and
-    /// `changed_at` let pair tables of unchanged cages carry over between searches.
+    /// `changed_at` let live lists and pair tables of unchanged cages carry over
+    /// between searches.
     pub fn new(
         state: &'a State,
         cages: &'a [CageId],
-        cache: &'a mut PairCache,
+        cache: &'a mut SupportCache,
         clock: u32,
         changed_at: &'a [u32],
     ) -> Scratch<'a> {
-        let m = cages.len();
+        for &c in cages {
+            cache.refresh_list(state, c, clock, changed_at[c.index()]);
+        }
         Scratch {
             state,
             cages,
-            live: cages
-                .iter()
-                .map(|&c| state.live_combinations(c).map(|i| i as u32).collect())
-                .collect(),
-            pairs: (0..m * m).map(|_| None).collect(),
             cache,
             clock,
             changed_at,
             domains: Vec::new(),
-            chosen: Vec::new(),
+            offset: [0; 9],
+            chosen: [u32::MAX; 8],
+            supported: Vec::new(),
         }
     }
 
-    /// Builds the pair table of list positions (x, y) if needed.
-    fn ensure_pair(&mut self, x: usize, y: usize) {
-        let m = self.cages.len();
-        if self.pairs[x * m + y].is_some() {
-            return;
-        }
-        let (a, b) = (self.cages[x], self.cages[y]);
-        if let Some((tick, t)) = self.cache.get(&(a, b)) {
-            if self.changed_at[a.index()] <= *tick && self.changed_at[b.index()] <= *tick {
-                self.pairs[x * m + y] = Some(Arc::clone(t));
-                return;
-            }
-        }
-        let (la, lb) = (&self.live[x], &self.live[y]);
-        let layout = self.state.layout();
-        let words = lb.len().div_ceil(64);
-        let mut bits = vec![0u64; la.len() * words];
-        for (p, &ia) in la.iter().enumerate() {
-            let fa = layout.footprint(a, ia as usize);
-            let row = &mut bits[p * words..(p + 1) * words];
-            for (q, &ib) in lb.iter().enumerate() {
-                let fb = layout.footprint(b, ib as usize);
-                if fa.iter().zip(fb).all(|(x, y)| x & y == 0) {
-                    row[q / 64] |= 1 << (q % 64);
-                }
-            }
-        }
-        let t = Arc::new(PairTable { words, bits });
-        self.cache.insert((a, b), (self.clock, Arc::clone(&t)));
-        self.pairs[x * m + y] = Some(t);
+    #[inline]
+    fn live(&self, x: usize) -> &[u32] {
+        &self.cache.lists[self.cages[x].index()].combos
     }
 
     /// The cuts (combinations without support) of the set given as positions in the
     /// list, in set order; empty when every combination is supported.
-    pub fn unsupported(&mut self, set: &[usize]) -> Vec<CageCut> {
+    ///
+    /// `witnesses` holds the full choices (combination indices, cages by ascending
+    /// id, `set.len()` per choice) that supported the set at its last check; those
+    /// whose combinations are all still live support them again without a search.
+    /// On return it holds the choices of this check.
+    pub fn unsupported(&mut self, set: &[usize], witnesses: &mut Vec<u32>) -> Vec<CageCut> {
         let n = set.len();
-        let m = self.cages.len();
         let layout = self.state.layout();
-        // links[k][j]: the pair table index of set cages k, j when they are linked.
+        let count = self.cache.cage_count;
+        // links[k][j]: the pair table slot of set cages k, j when they are linked.
         let mut links = [[usize::MAX; 8]; 8];
         for k in 0..n {
             for j in 0..n {
-                if j != k && layout.linked(self.cages[set[k]], self.cages[set[j]]) {
-                    self.ensure_pair(set[k], set[j]);
-                    links[k][j] = set[k] * m + set[j];
+                let (a, b) = (self.cages[set[k]], self.cages[set[j]]);
+                if j != k && layout.linked(a, b) {
+                    let changed = self.changed_at[a.index()].max(self.changed_at[b.index()]);
+                    self.cache.refresh_pair(layout, a, b, self.clock, changed);
+                    links[k][j] = a.index() * count + b.index();
                 }
             }
         }
-        let mut supported: Vec<Vec<bool>> = set
-            .iter()
-            .map(|&x| vec![false; self.live[x].len()])
-            .collect();
-        if self.domains.len() < n + 1 {
-            self.domains.resize_with(n + 1, Vec::new);
-        }
-        for level in &mut self.domains {
-            level.resize_with(n, Vec::new);
-        }
-        self.chosen.clear();
-        self.chosen.resize(n, u32::MAX);
-
-        // Depth 0: every live combination of every cage; deeper levels sized alike.
+        // Depth 0: every live combination of every cage; deeper depths are written
+        // before they are read.
         for (k, &x) in set.iter().enumerate() {
-            let len = self.live[x].len();
-            let words = len.div_ceil(64);
-            for level in &mut self.domains {
-                level[k].clear();
-                level[k].resize(words, 0);
-            }
-            let d = &mut self.domains[0][k];
-            for (w, word) in d.iter_mut().enumerate() {
-                let bits = (len - 64 * w).min(64);
-                *word = if bits == 64 {
-                    u64::MAX
-                } else {
-                    (1u64 << bits) - 1
-                };
+            self.offset[k + 1] = self.offset[k] + self.live(x).len().div_ceil(64);
+        }
+        let width = self.offset[n];
+        self.domains.clear();
+        self.domains.resize((n + 1) * width, 0);
+        self.supported.clear();
+        self.supported.resize(width, 0);
+        for (k, &x) in set.iter().enumerate() {
+            let len = self.live(x).len();
+            let words = &mut self.domains[self.offset[k]..self.offset[k + 1]];
+            for (w, word) in words.iter_mut().enumerate() {
+                *word = u64::MAX >> (64 - (len - 64 * w).min(64));
             }
         }
+        self.chosen = [u32::MAX; 8];
+
+        if n == 2 && links[0][1] != usize::MAX {
+            // A pair needs no search: a combination of the first cage is supported
+            // when its table row is not empty, one of the second when some row holds
+            // it.
+            witnesses.clear();
+            let table = &self.cache.pairs[links[0][1]].1;
+            let len = self.live(set[0]).len();
+            let (first, second) = self.supported.split_at_mut(self.offset[1]);
+            for p in 0..len {
+                let row = table.row(p);
+                let mut any = 0;
+                for (s, &r) in second.iter_mut().zip(row) {
+                    *s |= r;
+                    any |= r;
+                }
+                if any != 0 {
+                    first[p / 64] |= 1 << (p % 64);
+                }
+            }
+            return self.cuts(set);
+        }
+
+        // The set's cages by ascending id: the order witnesses are stored in.
+        let mut by_id: [usize; 8] = [0, 1, 2, 3, 4, 5, 6, 7];
+        by_id[..n].sort_unstable_by_key(|&k| self.cages[set[k]]);
+        // Keep the still-live witnesses (compacted in place) and mark what they
+        // support.
+        let mut kept = 0;
+        'witness: for start in (0..witnesses.len()).step_by(n) {
+            let mut pos = [0u32; 8];
+            for (i, &k) in by_id[..n].iter().enumerate() {
+                let combo = witnesses[start + i];
+                let p = self.cache.lists[self.cages[set[k]].index()].position[combo as usize];
+                if p == u32::MAX {
+                    continue 'witness;
+                }
+                pos[k] = p;
+            }
+            for (k, &p) in pos[..n].iter().enumerate() {
+                self.supported[self.offset[k] + p as usize / 64] |= 1 << (p % 64);
+            }
+            witnesses.copy_within(start..start + n, kept);
+            kept += n;
+        }
+        witnesses.truncate(kept);
+
         // Leads with the most combinations first: each full choice found supports
         // one combination of every cage, so the largest cage bounds the number of
         // searches, and its searches cover the small cages along the way.
         let mut leads: [usize; 8] = [0, 1, 2, 3, 4, 5, 6, 7];
-        leads[..n].sort_by_key(|&k| std::cmp::Reverse(self.live[set[k]].len()));
+        leads[..n].sort_by_key(|&k| std::cmp::Reverse(self.live(set[k]).len()));
         for &lead in &leads[..n] {
-            for a in 0..self.live[set[lead]].len() {
-                if supported[lead][a] {
+            for a in 0..self.live(set[lead]).len() {
+                if self.supported[self.offset[lead] + a / 64] & (1 << (a % 64)) != 0 {
                     continue;
                 }
-                self.chosen.iter_mut().for_each(|c| *c = u32::MAX);
+                self.chosen = [u32::MAX; 8];
                 if self.choose(&links[..n], 0, lead, a as u32) {
                     for k in 0..n {
-                        supported[k][self.chosen[k] as usize] = true;
+                        let p = self.chosen[k] as usize;
+                        self.supported[self.offset[k] + p / 64] |= 1 << (p % 64);
+                    }
+                    for &k in &by_id[..n] {
+                        witnesses.push(self.live(set[k])[self.chosen[k] as usize]);
                     }
                 }
             }
         }
 
+        self.cuts(set)
+    }
+
+    /// The cuts of the set: its cages' live combinations not marked supported.
+    fn cuts(&self, set: &[usize]) -> Vec<CageCut> {
         let mut cuts = Vec::new();
         for (k, &x) in set.iter().enumerate() {
-            let live = &self.live[x];
+            let live = self.live(x);
+            let supported = &self.supported[self.offset[k]..self.offset[k + 1]];
             let removed: Vec<u32> = live
                 .iter()
-                .zip(&supported[k])
-                .filter(|(_, &s)| !s)
-                .map(|(&i, _)| i)
+                .enumerate()
+                .filter(|&(p, _)| supported[p / 64] & (1 << (p % 64)) == 0)
+                .map(|(_, &i)| i)
                 .collect();
             if !removed.is_empty() {
                 let before = live.len();
@@ -202,22 +370,21 @@ impl<'a> Scratch<'a> {
     /// domains into `depth + 1`, and continues; true when every cage got a choice.
     fn choose(&mut self, links: &[[usize; 8]], depth: usize, k: usize, pos: u32) -> bool {
         let n = links.len();
+        let width = self.offset[n];
         self.chosen[k] = pos;
-        let (before, after) = self.domains.split_at_mut(depth + 1);
-        let (cur, next) = (&before[depth], &mut after[0]);
+        let (before, after) = self.domains.split_at_mut((depth + 1) * width);
+        let (cur, next) = (&before[depth * width..], &mut after[..width]);
         let mut best: Option<(usize, u32)> = None;
-        for j in 0..n {
+        for (j, &link) in links[k][..n].iter().enumerate() {
             if self.chosen[j] != u32::MAX {
                 continue;
             }
-            let d = &mut next[j];
-            let src = &cur[j];
+            let words = self.offset[j]..self.offset[j + 1];
+            let d = &mut next[words.clone()];
+            let src = &cur[words];
             let mut count = 0u32;
-            if links[k][j] != usize::MAX {
-                let row = self.pairs[links[k][j]]
-                    .as_ref()
-                    .expect("built")
-                    .row(pos as usize);
+            if link != usize::MAX {
+                let row = self.cache.pairs[link].1.row(pos as usize);
                 for ((x, &a), &b) in d.iter_mut().zip(src).zip(row) {
                     *x = a & b;
                     count += x.count_ones();
@@ -239,11 +406,11 @@ impl<'a> Scratch<'a> {
         let Some((j, _)) = best else {
             return true;
         };
-        let words = self.domains[depth + 1][j].len();
-        for w in 0..words {
-            let mut bits = self.domains[depth + 1][j][w];
+        let base = (depth + 1) * width;
+        for w in self.offset[j]..self.offset[j + 1] {
+            let mut bits = self.domains[base + w];
             while bits != 0 {
-                let p = w as u32 * 64 + bits.trailing_zeros();
+                let p = (w - self.offset[j]) as u32 * 64 + bits.trailing_zeros();
                 bits &= bits - 1;
                 if self.choose(links, depth + 1, j, p) {
                     return true;

@@ -9,7 +9,7 @@ pub fn deduce(state: &State, totals: &SliceTotals) -> Option<Step> {
     let mut open = None;
     let mut known_parity = 0;
     for (i, part) in totals.parts.iter().enumerate() {
-        match part.parity() {
+        match totals.parity(part) {
             Some(p) => known_parity ^= p,
             None if open.is_none() => open = Some(i),
             None => return None,
@@ -17,11 +17,11 @@ pub fn deduce(state: &State, totals: &SliceTotals) -> Option<Step> {
     }
     let part = &totals.parts[open?];
     let want = (totals.target % 2) ^ known_parity;
-    if part.values.iter().all(|v| v % 2 == want) {
+    if totals.values(part).iter().all(|v| v % 2 == want) {
         return None;
     }
-    let removed: Vec<u32> = part
-        .sums(state)
+    let removed: Vec<u32> = totals
+        .sums(state, part)
         .filter(|(_, s)| s % 2 != want)
         .map(|(c, _)| c as u32)
         .collect();

@@ -15,33 +15,33 @@ pub fn rating(unknowns: usize, lines: usize) -> Rating {
 /// The region-sum step on this slice, when it has 1..=u_max unknown parts and removes
 /// something.
 pub fn deduce(state: &State, totals: &SliceTotals, u_max: usize) -> Option<Step> {
-    let unknown: Vec<usize> = (0..totals.parts.len())
-        .filter(|&i| !totals.parts[i].is_known())
-        .collect();
-    let u = unknown.len();
+    let u = totals.parts.iter().filter(|p| !totals.is_known(p)).count();
     if u == 0 || u > u_max {
         return None;
     }
+    let unknown: Vec<usize> = (0..totals.parts.len())
+        .filter(|&i| !totals.is_known(&totals.parts[i]))
+        .collect();
     let known: u32 = totals
         .parts
         .iter()
-        .filter(|p| p.is_known())
-        .map(|p| p.values[0])
+        .filter(|p| totals.is_known(p))
+        .map(|p| totals.values(p)[0])
         .sum();
     let required = totals.target.checked_sub(known)?;
     let values: Vec<&[u32]> = unknown
         .iter()
-        .map(|&i| totals.parts[i].values.as_slice())
+        .map(|&i| totals.values(&totals.parts[i]))
         .collect();
     let kept = feasible_values(&values, required);
     let mut cuts = Vec::new();
     for (k, &i) in unknown.iter().enumerate() {
         let part = &totals.parts[i];
-        if kept[k].len() == part.values.len() {
+        if kept[k].len() == totals.values(part).len() {
             continue;
         }
-        let removed: Vec<u32> = part
-            .sums(state)
+        let removed: Vec<u32> = totals
+            .sums(state, part)
             .filter(|(_, s)| !kept[k].contains(s))
             .map(|(c, _)| c as u32)
             .collect();

@@ -13,38 +13,23 @@ use super::{region_parity, region_sum};
 use crate::step::{Axis, Slice};
 use crate::{Context, State, Step, Technique, TechniqueKind};
 use kenken_model::{CageId, CellId, RegionKind};
-use std::ops::RangeInclusive;
+use std::ops::{Range, RangeInclusive};
 
 pub struct RegionTotals;
 
-/// One cage's part of a slice.
+/// One cage's part of a slice: where its cells inside the slice and its possible
+/// inside sums are kept in the slice's [`SliceTotals`].
+#[derive(Clone, Debug)]
 pub struct Part {
     pub cage: CageId,
-    /// Positions (in the cage's cell order) of its cells inside the slice.
-    pub positions: Vec<usize>,
-    /// Distinct inside sums over the live combinations, ascending.
-    pub values: Vec<u32>,
-}
-
-impl Part {
-    /// Each live combination with the sum of its digits inside the slice (computed
-    /// again on demand: only a step needs it).
-    pub fn sums<'a>(&'a self, state: &'a State) -> impl Iterator<Item = (usize, u32)> + 'a {
-        state.live_combinations(self.cage).map(move |i| {
-            let row = state.layout().combination(self.cage, i);
-            (i, self.positions.iter().map(|&p| row[p] as u32).sum())
-        })
-    }
-
-    pub fn is_known(&self) -> bool {
-        self.values.len() == 1
-    }
-
-    /// Some(parity) when every value has the same parity.
-    pub fn parity(&self) -> Option<u32> {
-        let p = self.values[0] % 2;
-        self.values.iter().all(|v| v % 2 == p).then_some(p)
-    }
+    /// Range of [`SliceTotals::positions`]: positions (in the cage's cell order) of
+    /// its cells inside the slice, ascending.
+    positions: Range<usize>,
+    /// Range of [`SliceTotals::values`]: distinct inside sums over the live
+    /// combinations, ascending.
+    values: Range<usize>,
+    /// Whether every cell of the cage is inside the slice.
+    whole: bool,
 }
 
 /// A slice with what each cage contributes to it.
@@ -53,14 +38,72 @@ pub struct SliceTotals {
     pub target: u32,
     /// Cages in the order their first cell is met scanning the slice line by line.
     pub parts: Vec<Part>,
+    positions: Vec<usize>,
+    values: Vec<u32>,
+}
+
+/// Distinct sums of each cage's whole live combinations, computed once per search
+/// and shared by every slice that holds the whole cage.
+#[derive(Default)]
+pub struct WholeSums {
+    sums: Vec<Option<Vec<u32>>>,
+}
+
+impl WholeSums {
+    fn get(&mut self, state: &State, cage: CageId) -> &[u32] {
+        if self.sums.is_empty() {
+            self.sums = vec![None; state.layout().cage_count()];
+        }
+        self.sums[cage.index()].get_or_insert_with(|| {
+            let width = state.layout().cage_cells(cage).len();
+            let all: Vec<usize> = (0..width).collect();
+            let mut out = Vec::new();
+            distinct_sums(state, cage, &all, &mut out);
+            out
+        })
+    }
+}
+
+/// Appends the distinct sums of the digits at `positions` over the cage's live
+/// combinations to `out`, ascending (through a bit set: sums are at most cells × N).
+fn distinct_sums(state: &State, cage: CageId, positions: &[usize], out: &mut Vec<u32>) {
+    let layout = state.layout();
+    let words = (positions.len() * state.n()) / 64 + 1;
+    let mut small = [0u64; 8];
+    let mut large = Vec::new();
+    let seen: &mut [u64] = if words <= small.len() {
+        &mut small[..words]
+    } else {
+        large.resize(words, 0);
+        &mut large
+    };
+    for i in state.live_combinations(cage) {
+        let row = layout.combination(cage, i);
+        let s: usize = positions.iter().map(|&p| row[p] as usize).sum();
+        seen[s / 64] |= 1 << (s % 64);
+    }
+    for (w, &bits) in seen.iter().enumerate() {
+        let mut b = bits;
+        while b != 0 {
+            out.push(w as u32 * 64 + b.trailing_zeros());
+            b &= b - 1;
+        }
+    }
 }
 
 impl SliceTotals {
     pub fn new(state: &State, slice: Slice) -> SliceTotals {
+        SliceTotals::with_whole_sums(state, slice, &mut WholeSums::default())
+    }
+
+    /// As [`SliceTotals::new`], taking whole-cage sums from (and adding them to)
+    /// `whole`, which must belong to the same state.
+    pub fn with_whole_sums(state: &State, slice: Slice, whole: &mut WholeSums) -> SliceTotals {
         let layout = state.layout();
         let size = state.puzzle().size();
         let n = state.n();
-        let mut parts: Vec<Part> = Vec::new();
+        // Cages met, in order, with their cells inside the slice.
+        let mut met: Vec<(CageId, Vec<usize>)> = Vec::new();
         let box_region = |b: usize| &layout.regions()[layout.region_index(RegionKind::Box(b))];
         for line in slice.first..slice.first + slice.count {
             for across in 0..n {
@@ -70,42 +113,78 @@ impl SliceTotals {
                     Axis::Boxes => box_region(line).cells[across],
                 };
                 let (cage, pos) = layout.cell_cage[cell.index()];
-                match parts.iter_mut().find(|p| p.cage == cage) {
-                    Some(p) => p.positions.push(pos),
-                    None => parts.push(Part {
-                        cage,
-                        positions: vec![pos],
-                        values: Vec::new(),
-                    }),
+                match met.iter_mut().find(|(c, _)| *c == cage) {
+                    Some((_, p)) => p.push(pos),
+                    None => met.push((cage, vec![pos])),
                 }
             }
         }
-        let mut seen: Vec<u64> = Vec::new();
-        for part in &mut parts {
-            part.positions.sort_unstable();
-            // Distinct sums through a bit set (sums are at most cells × N).
-            let words = (part.positions.len() * n) / 64 + 1;
-            seen.clear();
-            seen.resize(words, 0);
-            for i in state.live_combinations(part.cage) {
-                let row = layout.combination(part.cage, i);
-                let s: usize = part.positions.iter().map(|&p| row[p] as usize).sum();
-                seen[s / 64] |= 1 << (s % 64);
-            }
-            for (w, &bits) in seen.iter().enumerate() {
-                let mut b = bits;
-                while b != 0 {
-                    part.values.push(w as u32 * 64 + b.trailing_zeros());
-                    b &= b - 1;
-                }
-            }
-        }
-
-        SliceTotals {
+        let mut totals = SliceTotals {
             slice,
             target: slice.count as u32 * size.line_total(),
-            parts,
+            parts: Vec::with_capacity(met.len()),
+            positions: Vec::new(),
+            values: Vec::new(),
+        };
+        for (cage, mut positions) in met {
+            positions.sort_unstable();
+            let p0 = totals.positions.len();
+            totals.positions.extend_from_slice(&positions);
+            let v0 = totals.values.len();
+            let is_whole = positions.len() == layout.cage_cells(cage).len();
+            if is_whole {
+                totals.values.extend_from_slice(whole.get(state, cage));
+            } else {
+                distinct_sums(state, cage, &positions, &mut totals.values);
+            }
+            totals.parts.push(Part {
+                cage,
+                positions: p0..totals.positions.len(),
+                values: v0..totals.values.len(),
+                whole: is_whole,
+            });
         }
+        totals
+    }
+
+    /// The part's positions (in its cage's cell order) inside the slice.
+    pub fn positions(&self, part: &Part) -> &[usize] {
+        &self.positions[part.positions.clone()]
+    }
+
+    /// The part's distinct inside sums, ascending.
+    pub fn values(&self, part: &Part) -> &[u32] {
+        &self.values[part.values.clone()]
+    }
+
+    pub fn is_known(&self, part: &Part) -> bool {
+        part.values.len() == 1
+    }
+
+    /// Some(parity) when every value of the part has the same parity.
+    pub fn parity(&self, part: &Part) -> Option<u32> {
+        let values = self.values(part);
+        let p = values[0] % 2;
+        values.iter().all(|v| v % 2 == p).then_some(p)
+    }
+
+    /// Each live combination of the part's cage with the sum of its digits inside
+    /// the slice (computed again on demand: only a step needs it).
+    pub fn sums<'a>(
+        &'a self,
+        state: &'a State,
+        part: &'a Part,
+    ) -> impl Iterator<Item = (usize, u32)> + 'a {
+        let positions = self.positions(part);
+        state.live_combinations(part.cage).map(move |i| {
+            let row = state.layout().combination(part.cage, i);
+            let sum = if part.whole {
+                row.iter().map(|&d| d as u32).sum()
+            } else {
+                positions.iter().map(|&p| row[p] as u32).sum()
+            };
+            (i, sum)
+        })
     }
 }
 
@@ -147,9 +226,11 @@ impl Technique for RegionTotals {
             }
         }
         let mut totals: Vec<Option<SliceTotals>> = (0..slices.len()).map(|_| None).collect();
+        let mut whole = WholeSums::default();
         for u_max in 1..=ctx.deepest_level() + 1 {
             for (i, &slice) in slices.iter().enumerate() {
-                let t = totals[i].get_or_insert_with(|| SliceTotals::new(state, slice));
+                let t = totals[i]
+                    .get_or_insert_with(|| SliceTotals::with_whole_sums(state, slice, &mut whole));
                 if sums {
                     if let Some(step) = region_sum::deduce(state, t, u_max) {
                         return Some(step);
