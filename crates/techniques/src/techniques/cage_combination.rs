@@ -26,18 +26,6 @@ pub fn rating(n: usize) -> Rating {
     Rating::tenths(40 + 2 * (n as u32 - 2))
 }
 
-/// The most witness entries (4 bytes each) kept per grading run: 64 MiB.
-const WITNESS_BUDGET: usize = 16 << 20;
-
-/// What is remembered of a set's last check.
-#[derive(Clone, Debug, Default)]
-struct Checked {
-    /// The tick of the last check if it removed nothing.
-    barren_at: Option<u32>,
-    /// Full choices found then (combination indices, cages by ascending id).
-    witnesses: Vec<u32>,
-}
-
 /// What the cage-combination search remembers between steps.
 #[derive(Clone, Debug)]
 pub struct Memory {
@@ -52,15 +40,10 @@ pub struct Memory {
     clock: u32,
     /// Per cage, the tick of its last change.
     changed_at: Vec<u32>,
-    /// Sets (see [`set_key`]) checked before: the tick of a check that removed
-    /// nothing (while none of their cages changes since, they still remove nothing,
-    /// so they are skipped), and the full choices that supported them then (reused
-    /// as supports at the next check while they stay live). This changes no result,
-    /// only the time spent.
-    checked: HashMap<u128, Checked>,
-    /// How many witness entries `checked` holds; past [`WITNESS_BUDGET`] no more are
-    /// kept, so memory stays bounded on huge searches.
-    witness_words: usize,
+    /// Sets (see [`set_key`]) that removed nothing, with the tick they were checked
+    /// at: while none of their cages changes since, they still remove nothing, so
+    /// they are skipped. This changes no result, only the time spent.
+    barren: HashMap<u128, u32>,
     /// Live lists and pair compatibility tables of unchanged cages, reused between
     /// searches.
     support: SupportCache,
@@ -74,8 +57,7 @@ impl Memory {
             dirty: vec![vec![false; cage_count]; MAX_LEVEL + 1],
             clock: 0,
             changed_at: vec![0; cage_count],
-            checked: HashMap::new(),
-            witness_words: 0,
+            barren: HashMap::new(),
             support: SupportCache::new(cage_count),
         }
     }
@@ -119,8 +101,7 @@ impl Technique for CageCombination {
             scratch: Scratch::new(state, &list, &mut mem.support, mem.clock, &mem.changed_at),
             clock: mem.clock,
             changed_at: &mem.changed_at,
-            checked: &mut mem.checked,
-            witness_words: &mut mem.witness_words,
+            barren: &mut mem.barren,
         };
         let found = if n > mem.deepest {
             mem.deepest = n;
@@ -182,8 +163,7 @@ struct Sets<'a> {
     scratch: Scratch<'a>,
     clock: u32,
     changed_at: &'a [u32],
-    checked: &'a mut HashMap<u128, Checked>,
-    witness_words: &'a mut usize,
+    barren: &'a mut HashMap<u128, u32>,
 }
 
 impl Sets<'_> {
@@ -254,24 +234,17 @@ impl Sets<'_> {
         if !connected(self.state, cages) {
             return None;
         }
-        let entry = self.checked.entry(set_key(cages)).or_default();
-        if let Some(at) = entry.barren_at {
-            if cages.iter().all(|c| self.changed_at[c.index()] <= at) {
+        let key = set_key(cages);
+        if let Some(&checked) = self.barren.get(&key) {
+            if cages.iter().all(|c| self.changed_at[c.index()] <= checked) {
                 return None;
             }
         }
-        let before = entry.witnesses.len();
-        let cuts = self.scratch.unsupported(idx, &mut entry.witnesses);
-        *self.witness_words = *self.witness_words + entry.witnesses.len() - before;
-        if *self.witness_words > WITNESS_BUDGET {
-            *self.witness_words -= entry.witnesses.len();
-            entry.witnesses = Vec::new();
-        }
+        let cuts = self.scratch.unsupported(idx);
         if cuts.is_empty() {
-            entry.barren_at = Some(self.clock);
+            self.barren.insert(key, self.clock);
             return None;
         }
-        entry.barren_at = None;
         Some((idx.to_vec(), cages.to_vec(), cuts))
     }
 }

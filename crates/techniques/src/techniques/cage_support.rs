@@ -8,8 +8,9 @@
 //! every linked open cage's domain, an empty domain backtracks at once, and the next
 //! cage is the one with the fewest combinations left. Each full choice found marks
 //! all its combinations supported, so most combinations never need a search of their
-//! own; the choices are also handed back to the caller, and a later check of the
-//! same set starts from those still live.
+//! own. When two cages are left open, every combination of one that leaves the
+//! other a choice is tried, and all the other's combinations it leaves are marked
+//! at once.
 
 use crate::step::CageCut;
 use crate::{Layout, State};
@@ -229,13 +230,15 @@ impl<'a> Scratch<'a> {
 
     /// The cuts (combinations without support) of the set given as positions in the
     /// list, in set order; empty when every combination is supported.
-    ///
-    /// `witnesses` holds the full choices (combination indices, cages by ascending
-    /// id, `set.len()` per choice) that supported the set at its last check; those
-    /// whose combinations are all still live support them again without a search.
-    /// On return it holds the choices of this check.
-    pub fn unsupported(&mut self, set: &[usize], witnesses: &mut Vec<u32>) -> Vec<CageCut> {
+    pub fn unsupported(&mut self, set: &[usize]) -> Vec<CageCut> {
         let n = set.len();
+        for (k, &x) in set.iter().enumerate() {
+            self.offset[k + 1] = self.offset[k] + self.live(x).len().div_ceil(64);
+        }
+        let width = self.offset[n];
+        self.supported.clear();
+        self.supported.resize(width, 0);
+
         let layout = self.state.layout();
         let count = self.cache.cage_count;
         // links[k][j]: the pair table slot of set cages k, j when they are linked.
@@ -250,30 +253,11 @@ impl<'a> Scratch<'a> {
                 }
             }
         }
-        // Depth 0: every live combination of every cage; deeper depths are written
-        // before they are read.
-        for (k, &x) in set.iter().enumerate() {
-            self.offset[k + 1] = self.offset[k] + self.live(x).len().div_ceil(64);
-        }
-        let width = self.offset[n];
-        self.domains.clear();
-        self.domains.resize((n + 1) * width, 0);
-        self.supported.clear();
-        self.supported.resize(width, 0);
-        for (k, &x) in set.iter().enumerate() {
-            let len = self.live(x).len();
-            let words = &mut self.domains[self.offset[k]..self.offset[k + 1]];
-            for (w, word) in words.iter_mut().enumerate() {
-                *word = u64::MAX >> (64 - (len - 64 * w).min(64));
-            }
-        }
-        self.chosen = [u32::MAX; 8];
 
         if n == 2 && links[0][1] != usize::MAX {
             // A pair needs no search: a combination of the first cage is supported
             // when its table row is not empty, one of the second when some row holds
             // it.
-            witnesses.clear();
             let table = &self.cache.pairs[links[0][1]].1;
             let len = self.live(set[0]).len();
             let (first, second) = self.supported.split_at_mut(self.offset[1]);
@@ -291,35 +275,24 @@ impl<'a> Scratch<'a> {
             return self.cuts(set);
         }
 
-        // The set's cages by ascending id: the order witnesses are stored in.
-        let mut by_id: [usize; 8] = [0, 1, 2, 3, 4, 5, 6, 7];
-        by_id[..n].sort_unstable_by_key(|&k| self.cages[set[k]]);
-        // Keep the still-live witnesses (compacted in place) and mark what they
-        // support.
-        let mut kept = 0;
-        'witness: for start in (0..witnesses.len()).step_by(n) {
-            let mut pos = [0u32; 8];
-            for (i, &k) in by_id[..n].iter().enumerate() {
-                let combo = witnesses[start + i];
-                let p = self.cache.lists[self.cages[set[k]].index()].position[combo as usize];
-                if p == u32::MAX {
-                    continue 'witness;
-                }
-                pos[k] = p;
+        // Depth 0: every live combination of every cage; deeper depths are written
+        // before they are read.
+        self.domains.clear();
+        self.domains.resize((n + 1) * width, 0);
+        for (k, &x) in set.iter().enumerate() {
+            let len = self.live(x).len();
+            let words = &mut self.domains[self.offset[k]..self.offset[k + 1]];
+            for (w, word) in words.iter_mut().enumerate() {
+                *word = u64::MAX >> (64 - (len - 64 * w).min(64));
             }
-            for (k, &p) in pos[..n].iter().enumerate() {
-                self.supported[self.offset[k] + p as usize / 64] |= 1 << (p % 64);
-            }
-            witnesses.copy_within(start..start + n, kept);
-            kept += n;
         }
-        witnesses.truncate(kept);
+        self.chosen = [u32::MAX; 8];
 
-        // Leads with the most combinations first: each full choice found supports
-        // one combination of every cage, so the largest cage bounds the number of
-        // searches, and its searches cover the small cages along the way.
+        // Leads with the fewest combinations first: the search then leaves the cages
+        // with the most for last, where whole domains are supported at once (see
+        // `last_two`), so few searches cover the large cages.
         let mut leads: [usize; 8] = [0, 1, 2, 3, 4, 5, 6, 7];
-        leads[..n].sort_by_key(|&k| std::cmp::Reverse(self.live(set[k]).len()));
+        leads[..n].sort_by_key(|&k| self.live(set[k]).len());
         for &lead in &leads[..n] {
             for a in 0..self.live(set[lead]).len() {
                 if self.supported[self.offset[lead] + a / 64] & (1 << (a % 64)) != 0 {
@@ -330,9 +303,6 @@ impl<'a> Scratch<'a> {
                     for k in 0..n {
                         let p = self.chosen[k] as usize;
                         self.supported[self.offset[k] + p / 64] |= 1 << (p % 64);
-                    }
-                    for &k in &by_id[..n] {
-                        witnesses.push(self.live(set[k])[self.chosen[k] as usize]);
                     }
                 }
             }
@@ -375,10 +345,12 @@ impl<'a> Scratch<'a> {
         let (before, after) = self.domains.split_at_mut((depth + 1) * width);
         let (cur, next) = (&before[depth * width..], &mut after[..width]);
         let mut best: Option<(usize, u32)> = None;
+        let mut open = 0;
         for (j, &link) in links[k][..n].iter().enumerate() {
             if self.chosen[j] != u32::MAX {
                 continue;
             }
+            open += 1;
             let words = self.offset[j]..self.offset[j + 1];
             let d = &mut next[words.clone()];
             let src = &cur[words];
@@ -407,6 +379,14 @@ impl<'a> Scratch<'a> {
             return true;
         };
         let base = (depth + 1) * width;
+        // (Sets of two never get here: `unsupported` settles them directly.)
+        if open == 2 {
+            if self.last_two(links, base, j) {
+                return true;
+            }
+            self.chosen[k] = u32::MAX;
+            return false;
+        }
         for w in self.offset[j]..self.offset[j + 1] {
             let mut bits = self.domains[base + w];
             while bits != 0 {
@@ -419,5 +399,47 @@ impl<'a> Scratch<'a> {
         }
         self.chosen[k] = u32::MAX;
         false
+    }
+
+    /// The last two open cages, `j` and the other one, with their domains at `base`:
+    /// every combination of `j` that leaves the other a combination completes the
+    /// choice, and so does every combination of the other it leaves; all of them are
+    /// marked supported. True (with one such choice in `chosen`) when there is one.
+    fn last_two(&mut self, links: &[[usize; 8]], base: usize, j: usize) -> bool {
+        let n = links.len();
+        let o = (0..n)
+            .find(|&o| o != j && self.chosen[o] == u32::MAX)
+            .expect("two open cages");
+        let (oj, oo) = (self.offset[j], self.offset[o]);
+        let other_words = self.offset[o + 1] - oo;
+        let link = links[j][o];
+        let mut found = false;
+        for w in 0..self.offset[j + 1] - oj {
+            let mut bits = self.domains[base + oj + w];
+            while bits != 0 {
+                let p = w * 64 + bits.trailing_zeros() as usize;
+                bits &= bits - 1;
+                let mut first = None;
+                for x in 0..other_words {
+                    let mut d = self.domains[base + oo + x];
+                    if link != usize::MAX {
+                        d &= self.cache.pairs[link].1.row(p)[x];
+                    }
+                    if d != 0 {
+                        self.supported[oo + x] |= d;
+                        first.get_or_insert(x as u32 * 64 + d.trailing_zeros());
+                    }
+                }
+                if let Some(q) = first {
+                    self.supported[oj + p / 64] |= 1 << (p % 64);
+                    if !found {
+                        found = true;
+                        self.chosen[j] = p as u32;
+                        self.chosen[o] = q;
+                    }
+                }
+            }
+        }
+        found
     }
 }

@@ -3,9 +3,9 @@
 //! the digit in every other row. Then the same with rows and columns swapped.
 
 use super::hidden_subset::size_rating;
+use super::subsets::first_tight_subset;
 use crate::step::Reason;
 use crate::{Context, State, Step, Technique, TechniqueKind};
-use itertools::Itertools;
 use kenken_model::{CellId, RegionKind};
 use std::ops::RangeInclusive;
 
@@ -56,14 +56,12 @@ impl Technique for Fish {
                         (mask != 0).then_some((line, mask))
                     })
                     .collect();
-                for base in lines.iter().combinations(k) {
-                    let cover = base.iter().fold(0u32, |m, (_, p)| m | p);
-                    if cover.count_ones() as usize != k {
-                        continue;
-                    }
+                let masks: Vec<u32> = lines.iter().map(|&(_, m)| m).collect();
+                let step = first_tight_subset(&masks, k, |picked, cover| {
+                    let base: Vec<usize> = picked.iter().map(|&i| lines[i].0).collect();
                     let mut eliminations: Vec<(CellId, u8)> = Vec::new();
                     for line in 0..n {
-                        if base.iter().any(|(l, _)| *l == line) {
+                        if base.contains(&line) {
                             continue;
                         }
                         for across in (0..n).filter(|a| cover & (1 << a) != 0) {
@@ -74,15 +72,15 @@ impl Technique for Fish {
                         }
                     }
                     if eliminations.is_empty() {
-                        continue;
+                        return None;
                     }
                     eliminations.sort();
-                    return Some(Step {
+                    Some(Step {
                         technique: TechniqueKind::Fish,
                         rating: size_rating(k),
                         reason: Reason::Fish {
                             digit: d,
-                            base: base.iter().map(|(l, _)| kind(*l, true)).collect(),
+                            base: base.iter().map(|&l| kind(l, true)).collect(),
                             cover: (0..n)
                                 .filter(|a| cover & (1 << a) != 0)
                                 .map(|a| kind(a, false))
@@ -91,7 +89,10 @@ impl Technique for Fish {
                         placements: Vec::new(),
                         eliminations,
                         cuts: Vec::new(),
-                    });
+                    })
+                });
+                if step.is_some() {
+                    return step;
                 }
             }
         }

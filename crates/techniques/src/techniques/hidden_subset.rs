@@ -2,9 +2,9 @@
 //! possible cells are exactly k cells; those cells lose every other digit. Only
 //! looked for in regions with at least k + 2 unplaced cells.
 
+use super::subsets::first_tight_subset;
 use crate::step::Reason;
 use crate::{Context, Rating, State, Step, Technique, TechniqueKind};
-use itertools::Itertools;
 use kenken_model::{CellId, Digits};
 use std::ops::RangeInclusive;
 
@@ -40,29 +40,33 @@ impl Technique for HiddenSubset {
             for &c in &open {
                 digits |= state.candidates(c);
             }
-            let places: Vec<(u8, u32)> = digits
-                .iter()
-                .map(|d| {
-                    let mask = open
-                        .iter()
-                        .enumerate()
-                        .filter(|(_, &c)| state.candidates(c).contains(d))
-                        .fold(0u32, |m, (i, _)| m | 1 << i);
-                    (d, mask)
-                })
-                .collect();
-            for subset in places.iter().combinations(k) {
-                let union = subset.iter().fold(0u32, |m, (_, p)| m | p);
-                if union.count_ones() as usize != k {
-                    continue;
-                }
-                let keep: Digits = subset.iter().map(|(d, _)| *d).collect();
+            let mut places = [(0u8, 0u32); 16];
+            let mut count = 0;
+            for d in digits.iter() {
+                let mask = open
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, &c)| state.candidates(c).contains(d))
+                    .fold(0u32, |m, (i, _)| m | 1 << i);
+                places[count] = (d, mask);
+                count += 1;
+            }
+            let places = &places[..count];
+            let mut masks = [0u32; 16];
+            for (m, &(_, p)) in masks.iter_mut().zip(places) {
+                *m = p;
+            }
+            let step = first_tight_subset(&masks[..count], k, |subset, union| {
+                let keep: Digits = subset.iter().map(|&i| places[i].0).collect();
                 // The reference names only the cells that lose something.
                 let cells: Vec<CellId> = (0..open.len())
                     .filter(|i| union & (1 << i) != 0)
                     .map(|i| open[i])
                     .filter(|&c| !state.candidates(c).is_subset(keep))
                     .collect();
+                if cells.is_empty() {
+                    return None;
+                }
                 let eliminations: Vec<_> = cells
                     .iter()
                     .flat_map(|&c| {
@@ -73,10 +77,7 @@ impl Technique for HiddenSubset {
                             .map(move |d| (c, d))
                     })
                     .collect();
-                if eliminations.is_empty() {
-                    continue;
-                }
-                return Some(Step {
+                Some(Step {
                     technique: TechniqueKind::HiddenSubset,
                     rating: size_rating(k),
                     reason: Reason::HiddenSubset {
@@ -87,7 +88,10 @@ impl Technique for HiddenSubset {
                     placements: Vec::new(),
                     eliminations,
                     cuts: Vec::new(),
-                });
+                })
+            });
+            if step.is_some() {
+                return step;
             }
         }
         None

@@ -12,3 +12,4 @@ pub mod pointing;
 pub mod region_parity;
 pub mod region_sum;
 pub mod region_totals;
+pub mod subsets;
