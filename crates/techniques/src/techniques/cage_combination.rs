@@ -47,6 +47,9 @@ pub struct Memory {
     /// Live lists and pair compatibility tables of unchanged cages, reused between
     /// searches.
     support: SupportCache,
+    /// The deepest level up to which every level from 2 found nothing since the
+    /// last change (1: none). See [`has_cut_cage`] for what it allows.
+    exhausted: usize,
 }
 
 impl Memory {
@@ -59,6 +62,7 @@ impl Memory {
             changed_at: vec![0; cage_count],
             barren: HashMap::new(),
             support: SupportCache::new(cage_count),
+            exhausted: 1,
         }
     }
 
@@ -67,6 +71,7 @@ impl Memory {
             return;
         }
         self.clock += 1;
+        self.exhausted = 1;
         for c in cages {
             self.changed_at[c.index()] = self.clock;
         }
@@ -102,6 +107,7 @@ impl Technique for CageCombination {
             clock: mem.clock,
             changed_at: &mem.changed_at,
             barren: &mut mem.barren,
+            skip_cut_cages: mem.exhausted + 1 >= n,
         };
         let found = if n > mem.deepest {
             mem.deepest = n;
@@ -137,6 +143,9 @@ impl Technique for CageCombination {
             }
             None => {
                 mem.dirty[n].iter_mut().for_each(|d| *d = false);
+                if mem.exhausted + 1 == n {
+                    mem.exhausted = n;
+                }
                 None
             }
         }
@@ -164,6 +173,9 @@ struct Sets<'a> {
     clock: u32,
     changed_at: &'a [u32],
     barren: &'a mut HashMap<u128, u32>,
+    /// Whether every smaller connected set is known to remove nothing, so that sets
+    /// with a cut cage can be skipped (see [`has_cut_cage`]).
+    skip_cut_cages: bool,
 }
 
 impl Sets<'_> {
@@ -231,7 +243,11 @@ impl Sets<'_> {
             cages[k] = self.list[i];
         }
         let cages = &cages[..idx.len()];
-        if !connected(self.state, cages) {
+        let links = links_within(self.state, cages);
+        if !connected(&links, all_of(cages.len())) {
+            return None;
+        }
+        if self.skip_cut_cages && has_cut_cage(&links, cages.len()) {
             return None;
         }
         let key = set_key(cages);
@@ -301,22 +317,58 @@ fn next_combination(idx: &mut [usize], m: usize) -> bool {
     false
 }
 
-fn connected(state: &State, cages: &[CageId]) -> bool {
+/// For each cage of a set, the bit set of the set's cages it is linked with.
+fn links_within(state: &State, cages: &[CageId]) -> [u8; MAX_LEVEL] {
     let layout = state.layout();
-    let n = cages.len();
-    let all = (1u32 << n) - 1;
-    let (mut reached, mut frontier) = (1u32, 1u32);
-    while frontier != 0 {
-        let i = frontier.trailing_zeros() as usize;
-        frontier &= frontier - 1;
-        for j in 0..n {
-            if reached & (1 << j) == 0 && layout.linked(cages[i], cages[j]) {
-                reached |= 1 << j;
-                frontier |= 1 << j;
+    let mut links = [0u8; MAX_LEVEL];
+    for (i, &a) in cages.iter().enumerate() {
+        for (j, &b) in cages.iter().enumerate() {
+            if layout.linked(a, b) {
+                links[i] |= 1 << j;
             }
         }
     }
-    reached == all
+    links
+}
+
+/// The bit set of the first n cages of a set.
+fn all_of(n: usize) -> u8 {
+    ((1u16 << n) - 1) as u8
+}
+
+/// Whether the cages of `members` (a bit set over the set) form one linked group.
+fn connected(links: &[u8; MAX_LEVEL], members: u8) -> bool {
+    if members == 0 {
+        return true;
+    }
+    let first = members & members.wrapping_neg();
+    let (mut reached, mut frontier) = (first, first);
+    while frontier != 0 {
+        let i = frontier.trailing_zeros() as usize;
+        frontier &= frontier - 1;
+        let new = links[i] & members & !reached;
+        reached |= new;
+        frontier |= new;
+    }
+    reached == members
+}
+
+/// Whether some cage of a connected set of three or more is a cut cage: one whose
+/// removal splits the rest into groups that are not linked to each other.
+///
+/// Such a set removes nothing once every smaller connected set removes nothing
+/// (which holds when the levels are tried in order, as the ladder does): the
+/// constraints between cages are pairwise, so the parts on either side of the cut
+/// cage C only meet in C. Every combination of C extends to each part (the parts
+/// with C are smaller connected sets, which remove nothing), and the extensions of
+/// the parts combine, since nothing links them; and every combination of a cage of
+/// a part extends to that part with some combination of C, and so to the rest.
+/// In particular three cages in a row (A–B–C, A not linked to C) never remove
+/// anything at level 3 — only a triangle can — and a set with a cage linked to just
+/// one other never does.
+fn has_cut_cage(links: &[u8; MAX_LEVEL], n: usize) -> bool {
+    let members = all_of(n);
+    n >= 3 && (0..n).any(|v| !connected(links, members & !(1 << v)))
 }
 
 #[cfg(test)]
@@ -335,6 +387,38 @@ mod tests {
         assert_eq!(first_at_or_after(&[1, 5], 4), Some(vec![2, 3]));
         assert_eq!(first_at_or_after(&[3, 5], 4), None);
         assert_eq!(first_at_or_after(&[1, 2], 4), Some(vec![1, 2]));
+    }
+
+    /// Links of a set from an edge list (both directions).
+    fn links(edges: &[(usize, usize)]) -> [u8; MAX_LEVEL] {
+        let mut l = [0u8; MAX_LEVEL];
+        for &(a, b) in edges {
+            l[a] |= 1 << b;
+            l[b] |= 1 << a;
+        }
+        l
+    }
+
+    #[test]
+    fn cut_cages() {
+        // A path of three: the middle cage cuts it; a triangle has no cut cage.
+        assert!(has_cut_cage(&links(&[(0, 1), (1, 2)]), 3));
+        assert!(!has_cut_cage(&links(&[(0, 1), (1, 2), (0, 2)]), 3));
+        // A square has none; a square with a tail does; two triangles sharing a
+        // cage (a bow tie) do.
+        assert!(!has_cut_cage(&links(&[(0, 1), (1, 2), (2, 3), (3, 0)]), 4));
+        assert!(has_cut_cage(
+            &links(&[(0, 1), (1, 2), (2, 3), (3, 0), (3, 4)]),
+            5
+        ));
+        assert!(has_cut_cage(
+            &links(&[(0, 1), (1, 2), (2, 0), (2, 3), (3, 4), (4, 2)]),
+            5
+        ));
+        // Pairs are always searched.
+        assert!(!has_cut_cage(&links(&[(0, 1)]), 2));
+        assert!(connected(&links(&[(0, 1), (1, 2)]), all_of(3)));
+        assert!(!connected(&links(&[(0, 1)]), all_of(3)));
     }
 
     #[test]

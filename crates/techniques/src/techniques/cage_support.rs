@@ -242,13 +242,16 @@ impl<'a> Scratch<'a> {
         let layout = self.state.layout();
         let count = self.cache.cage_count;
         // links[k][j]: the pair table slot of set cages k, j when they are linked.
+        // (A pair only uses the table from its first cage to its second.)
         let mut links = [[usize::MAX; 8]; 8];
         for k in 0..n {
             for j in 0..n {
                 let (a, b) = (self.cages[set[k]], self.cages[set[j]]);
                 if j != k && layout.linked(a, b) {
-                    let changed = self.changed_at[a.index()].max(self.changed_at[b.index()]);
-                    self.cache.refresh_pair(layout, a, b, self.clock, changed);
+                    if n > 2 || k == 0 {
+                        let changed = self.changed_at[a.index()].max(self.changed_at[b.index()]);
+                        self.cache.refresh_pair(layout, a, b, self.clock, changed);
+                    }
                     links[k][j] = a.index() * count + b.index();
                 }
             }

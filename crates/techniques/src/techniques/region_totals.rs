@@ -12,7 +12,7 @@
 use super::{region_parity, region_sum};
 use crate::step::{Axis, Slice};
 use crate::{Context, State, Step, Technique, TechniqueKind};
-use kenken_model::{CageId, CellId, RegionKind};
+use kenken_model::{CageId, RegionKind};
 use std::ops::{Range, RangeInclusive};
 
 pub struct RegionTotals;
@@ -43,10 +43,13 @@ pub struct SliceTotals {
 }
 
 /// Distinct sums of each cage's whole live combinations, computed once per search
-/// and shared by every slice that holds the whole cage.
+/// and shared by every slice that holds the whole cage; and a per-cage buffer for
+/// numbering the cages of a slice.
 #[derive(Default)]
 pub struct WholeSums {
     sums: Vec<Option<Vec<u32>>>,
+    /// Per cage, its part's index in the slice being built (`u32::MAX` otherwise).
+    slot: Vec<u32>,
 }
 
 impl WholeSums {
@@ -102,44 +105,68 @@ impl SliceTotals {
         let layout = state.layout();
         let size = state.puzzle().size();
         let n = state.n();
-        // Cages met, in order, with their cells inside the slice.
-        let mut met: Vec<(CageId, Vec<usize>)> = Vec::new();
         let box_region = |b: usize| &layout.regions()[layout.region_index(RegionKind::Box(b))];
-        for line in slice.first..slice.first + slice.count {
-            for across in 0..n {
-                let cell: CellId = match slice.axis {
-                    Axis::Rows => size.cell(line, across),
-                    Axis::Cols => size.cell(across, line),
-                    Axis::Boxes => box_region(line).cells[across],
-                };
-                let (cage, pos) = layout.cell_cage[cell.index()];
-                match met.iter_mut().find(|(c, _)| *c == cage) {
-                    Some((_, p)) => p.push(pos),
-                    None => met.push((cage, vec![pos])),
-                }
+        let cells = (slice.first..slice.first + slice.count).flat_map(|line| {
+            (0..n).map(move |across| match slice.axis {
+                Axis::Rows => size.cell(line, across),
+                Axis::Cols => size.cell(across, line),
+                Axis::Boxes => box_region(line).cells[across],
+            })
+        });
+        // Number the cages in the order they are met, and count their cells.
+        if whole.slot.len() < layout.cage_count() {
+            whole.slot.resize(layout.cage_count(), u32::MAX);
+        }
+        let mut met: Vec<(CageId, usize)> = Vec::new();
+        for cell in cells.clone() {
+            let cage = layout.cell_cage[cell.index()].0;
+            let slot = &mut whole.slot[cage.index()];
+            if *slot == u32::MAX {
+                *slot = met.len() as u32;
+                met.push((cage, 0));
             }
+            met[*slot as usize].1 += 1;
+        }
+        // Each part's positions, contiguous, in met order.
+        let mut start = Vec::with_capacity(met.len() + 1);
+        start.push(0);
+        for &(_, count) in &met {
+            start.push(start.last().copied().unwrap_or(0) + count);
+        }
+        let mut fill = start.clone();
+        let mut positions = vec![0usize; slice.count * n];
+        for cell in cells {
+            let (cage, pos) = layout.cell_cage[cell.index()];
+            let slot = whole.slot[cage.index()] as usize;
+            positions[fill[slot]] = pos;
+            fill[slot] += 1;
         }
         let mut totals = SliceTotals {
             slice,
             target: slice.count as u32 * size.line_total(),
             parts: Vec::with_capacity(met.len()),
-            positions: Vec::new(),
+            positions,
             values: Vec::new(),
         };
-        for (cage, mut positions) in met {
-            positions.sort_unstable();
-            let p0 = totals.positions.len();
-            totals.positions.extend_from_slice(&positions);
+        for (slot, &(cage, _)) in met.iter().enumerate() {
+            whole.slot[cage.index()] = u32::MAX;
+            let range = start[slot]..start[slot + 1];
+            totals.positions[range.clone()].sort_unstable();
             let v0 = totals.values.len();
-            let is_whole = positions.len() == layout.cage_cells(cage).len();
+            let is_whole = range.len() == layout.cage_cells(cage).len();
             if is_whole {
                 totals.values.extend_from_slice(whole.get(state, cage));
             } else {
-                distinct_sums(state, cage, &positions, &mut totals.values);
+                distinct_sums(
+                    state,
+                    cage,
+                    &totals.positions[range.clone()],
+                    &mut totals.values,
+                );
             }
             totals.parts.push(Part {
                 cage,
-                positions: p0..totals.positions.len(),
+                positions: range,
                 values: v0..totals.values.len(),
                 whole: is_whole,
             });
