@@ -23,8 +23,10 @@ pub struct Layout {
     pub(crate) fp_words: usize,
     /// Per cage, the footprints of its combinations, `fp_words` each.
     footprints: Vec<Vec<u64>>,
-    /// Per cage, the cages it can clash with (a cell of one sees a cell of the other).
-    pub(crate) cage_links: Vec<Vec<bool>>,
+    /// Per cage, the bit set (`link_words` words) of the cages it can clash with (a
+    /// cell of one sees a cell of the other).
+    cage_links: Vec<u64>,
+    link_words: usize,
 }
 
 impl Layout {
@@ -94,13 +96,13 @@ impl Layout {
                     .fold(0u64, |m, &r| m | 1 << r)
             })
             .collect();
-        let cage_links = (0..touched.len())
-            .map(|a| {
-                (0..touched.len())
-                    .map(|b| a != b && touched[a] & touched[b] != 0)
-                    .collect()
-            })
-            .collect();
+        let link_words = touched.len().div_ceil(64);
+        let mut cage_links = vec![0u64; touched.len() * link_words];
+        for a in 0..touched.len() {
+            for b in (0..touched.len()).filter(|&b| b != a && touched[a] & touched[b] != 0) {
+                cage_links[a * link_words + b / 64] |= 1 << (b % 64);
+            }
+        }
         Ok(Layout {
             puzzle: puzzle.clone(),
             n,
@@ -112,6 +114,7 @@ impl Layout {
             fp_words,
             footprints,
             cage_links,
+            link_words,
         })
     }
 
@@ -171,6 +174,7 @@ impl Layout {
     /// Whether two cages can clash (some cell of one sees some cell of the other).
     #[inline]
     pub fn linked(&self, a: CageId, b: CageId) -> bool {
-        self.cage_links[a.index()][b.index()]
+        let b = b.index();
+        self.cage_links[a.index() * self.link_words + b / 64] & (1 << (b % 64)) != 0
     }
 }

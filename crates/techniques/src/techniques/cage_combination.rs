@@ -14,6 +14,7 @@ use crate::step::{CageCut, Reason};
 use crate::{Context, Rating, State, Step, Technique, TechniqueKind};
 use kenken_model::CageId;
 use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
 use std::ops::RangeInclusive;
 
 pub struct CageCombination;
@@ -35,7 +36,8 @@ pub struct Memory {
     /// into the sorted list then).
     resume: Vec<Option<(Vec<CageId>, Vec<usize>)>>,
     /// Per level, the cages changed since that level last found nothing.
-    dirty: Vec<Vec<bool>>,
+    /// (Level-major: level l's flags are `dirty[l * cages..(l + 1) * cages]`.)
+    dirty: Vec<bool>,
     /// Counts the changes seen (one tick per step that changed a cage).
     clock: u32,
     /// Per cage, the tick of its last change.
@@ -43,7 +45,7 @@ pub struct Memory {
     /// Sets (see [`set_key`]) that removed nothing, with the tick they were checked
     /// at: while none of their cages changes since, they still remove nothing, so
     /// they are skipped. This changes no result, only the time spent.
-    barren: HashMap<u128, u32>,
+    barren: HashMap<u128, u32, BuildHasherDefault<SetKeyHasher>>,
     /// Live lists and pair compatibility tables of unchanged cages, reused between
     /// searches.
     support: SupportCache,
@@ -57,10 +59,10 @@ impl Memory {
         Memory {
             deepest: 1,
             resume: vec![None; MAX_LEVEL + 1],
-            dirty: vec![vec![false; cage_count]; MAX_LEVEL + 1],
+            dirty: vec![false; cage_count * (MAX_LEVEL + 1)],
             clock: 0,
             changed_at: vec![0; cage_count],
-            barren: HashMap::new(),
+            barren: HashMap::default(),
             support: SupportCache::new(cage_count),
             exhausted: 1,
         }
@@ -75,7 +77,7 @@ impl Memory {
         for c in cages {
             self.changed_at[c.index()] = self.clock;
         }
-        for level in &mut self.dirty {
+        for level in self.dirty.chunks_mut(self.changed_at.len()) {
             for c in cages {
                 level[c.index()] = true;
             }
@@ -129,7 +131,8 @@ impl Technique for CageCombination {
             });
             sets.search_from(n, start)
         } else {
-            sets.search_dirty(n, &mem.dirty[n])
+            let cages = mem.changed_at.len();
+            sets.search_dirty(n, &mem.dirty[n * cages..(n + 1) * cages])
         };
         match found {
             Some((position, cages, cuts)) => {
@@ -142,7 +145,8 @@ impl Technique for CageCombination {
                 ))
             }
             None => {
-                mem.dirty[n].iter_mut().for_each(|d| *d = false);
+                let cages = mem.changed_at.len();
+                mem.dirty[n * cages..(n + 1) * cages].fill(false);
                 if mem.exhausted + 1 == n {
                     mem.exhausted = n;
                 }
@@ -172,7 +176,7 @@ struct Sets<'a> {
     scratch: Scratch<'a>,
     clock: u32,
     changed_at: &'a [u32],
-    barren: &'a mut HashMap<u128, u32>,
+    barren: &'a mut HashMap<u128, u32, BuildHasherDefault<SetKeyHasher>>,
     /// Whether every smaller connected set is known to remove nothing, so that sets
     /// with a cut cage can be skipped (see [`has_cut_cage`]).
     skip_cut_cages: bool,
@@ -276,6 +280,29 @@ fn set_key(cages: &[CageId]) -> u128 {
     ids.sort_unstable();
     ids.iter()
         .fold(cages.len() as u128, |key, &id| (key << 8) | id as u128)
+}
+
+/// A hasher for [`set_key`]s: one multiply instead of SipHash, whose resistance to
+/// chosen keys buys nothing here (the keys are cage ids of the puzzle being graded)
+/// and whose cost showed in profiles.
+#[derive(Default)]
+pub struct SetKeyHasher(u64);
+
+impl Hasher for SetKeyHasher {
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = (self.0.rotate_left(8) ^ u64::from(b)).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        }
+    }
+
+    fn write_u128(&mut self, v: u128) {
+        let folded = (v as u64) ^ ((v >> 64) as u64).rotate_left(29);
+        self.0 = (self.0 ^ folded).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    }
+
+    fn finish(&self) -> u64 {
+        self.0 ^ (self.0 >> 31)
+    }
 }
 
 /// The first n-combination of 0..m at or after `s` in lexicographic order.

@@ -58,12 +58,12 @@ pub struct SupportCache {
 
 impl SupportCache {
     pub fn new(cage_count: usize) -> SupportCache {
+        // The lists and pair tables are allocated at first use: most gradings never
+        // reach cage combinations.
         SupportCache {
             cage_count,
-            lists: (0..cage_count).map(|_| LiveList::default()).collect(),
-            pairs: (0..cage_count * cage_count)
-                .map(|_| (None, PairTable::default()))
-                .collect(),
+            lists: Vec::new(),
+            pairs: Vec::new(),
             conflicts: Vec::new(),
             bit_slot: Vec::new(),
         }
@@ -71,6 +71,12 @@ impl SupportCache {
 
     /// Refreshes the live list of `cage` if it changed after it was read.
     fn refresh_list(&mut self, state: &State, cage: CageId, clock: u32, changed_at: u32) {
+        if self.lists.is_empty() {
+            self.lists = (0..self.cage_count).map(|_| LiveList::default()).collect();
+            self.pairs = (0..self.cage_count * self.cage_count)
+                .map(|_| (None, PairTable::default()))
+                .collect();
+        }
         let list = &mut self.lists[cage.index()];
         if list.tick.is_some_and(|t| changed_at <= t) {
             return;
