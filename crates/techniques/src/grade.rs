@@ -75,6 +75,9 @@ pub struct Grader {
     layout: Arc<Layout>,
     verdict: Verdict,
     solution: Option<Vec<Digit>>,
+    /// The propagated starting state and its naked singles (None when propagation
+    /// alone finds a contradiction), shared by every run.
+    start: Option<(State, Vec<Step>)>,
 }
 
 impl Grader {
@@ -82,10 +85,16 @@ impl Grader {
     pub fn new(puzzle: &Puzzle) -> Result<Grader, ModelError> {
         let layout = Arc::new(Layout::new(puzzle)?);
         let outcome = search::count_solutions_with(puzzle, &layout.tables, None, 2);
+        let mut state = State::from_layout(Arc::clone(&layout));
+        let start = state.propagate().ok().map(|singles| {
+            state.take_changed_cages();
+            (state, singles)
+        });
         Ok(Grader {
             layout,
             verdict: outcome.verdict,
             solution: outcome.solution,
+            start,
         })
     }
 
@@ -111,17 +120,21 @@ impl Grader {
 
     /// The propagated starting state (for hints and step-by-step use).
     pub fn start(&self) -> (State, Vec<Step>) {
-        let mut state = State::from_layout(Arc::clone(&self.layout));
-        let singles = state.propagate().unwrap_or_default();
-        state.take_changed_cages();
-        (state, singles)
+        match &self.start {
+            Some(start) => start.clone(),
+            None => {
+                let mut state = State::from_layout(Arc::clone(&self.layout));
+                let singles = state.propagate().unwrap_or_default();
+                state.take_changed_cages();
+                (state, singles)
+            }
+        }
     }
 
     /// Runs the ladder. With `check`, every step is verified against the unique
     /// solution and the first one that removes it is reported in
     /// [`Grade::unsound_step`].
     pub fn grade(&self, options: Options, check: bool) -> Grade {
-        let mut state = State::from_layout(Arc::clone(&self.layout));
         let mut ctx = Context::new(options, self.layout.cage_count());
         let truth = if check {
             self.solution().map(|s| Truth::new(&self.layout, s))
@@ -130,14 +143,18 @@ impl Grader {
         };
         let mut steps = Vec::new();
         let mut unsound_step = None;
-        let mut status = match state.propagate() {
-            Ok(singles) => {
-                steps.extend(singles);
-                None
+        let (mut state, mut status) = match &self.start {
+            Some((state, singles)) => {
+                steps.extend(singles.iter().cloned());
+                (state.clone(), None)
             }
-            Err(_) => Some(Status::Impossible),
+            None => {
+                // Propagation fails: report the grid where it stopped.
+                let mut state = State::from_layout(Arc::clone(&self.layout));
+                let _ = state.propagate();
+                (state, Some(Status::Impossible))
+            }
         };
-        state.take_changed_cages();
         while status.is_none() {
             if state.is_solved() {
                 status = Some(Status::Solved);

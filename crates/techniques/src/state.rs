@@ -243,10 +243,31 @@ impl State {
     /// Drops the cage's combinations that use a digit no longer a candidate of its
     /// cell, then recomputes the cage cells' candidates from the survivors.
     fn filter_cage(&mut self, cage: CageId) -> Result<(), Contradiction> {
-        let layout = Arc::clone(&self.layout);
+        let State {
+            layout,
+            cand,
+            live,
+            live_count,
+            changed,
+            ..
+        } = self;
         let cells = layout.cage_cells(cage);
-        let masks: Vec<Digits> = cells.iter().map(|c| self.cand[c.index()]).collect();
-        let live = &mut self.live[cage.index()];
+        let width = cells.len();
+        // The cells' candidates, and the union of what the survivors put there (on
+        // the stack for any cage of up to 64 cells).
+        let (mut masks, mut union) = ([Digits::EMPTY; 64], [Digits::EMPTY; 64]);
+        let (mut masks_big, mut union_big) = (Vec::new(), Vec::new());
+        let (masks, union): (&mut [Digits], &mut [Digits]) = if width <= 64 {
+            (&mut masks[..width], &mut union[..width])
+        } else {
+            masks_big.resize(width, Digits::EMPTY);
+            union_big.resize(width, Digits::EMPTY);
+            (&mut masks_big, &mut union_big)
+        };
+        for (m, c) in masks.iter_mut().zip(cells) {
+            *m = cand[c.index()];
+        }
+        let live = &mut live[cage.index()];
         let mut removed = 0;
         // A word at a time (the bit iterators of `bitvec` cost more than the test).
         let len = live.len();
@@ -256,23 +277,27 @@ impl State {
                 let b = bits.trailing_zeros() as usize;
                 bits &= bits - 1;
                 let row = layout.combination(cage, w * usize::BITS as usize + b);
-                if row.iter().zip(&masks).any(|(&d, m)| !m.contains(d)) {
+                if row.iter().zip(masks.iter()).any(|(&d, m)| !m.contains(d)) {
                     *word &= !(1 << b);
                     removed += 1;
+                } else {
+                    for (u, &d) in union.iter_mut().zip(row) {
+                        u.insert(d);
+                    }
                 }
             }
         }
         if removed > 0 {
-            self.live_count[cage.index()] -= removed;
-            self.changed[cage.index()] = true;
+            live_count[cage.index()] -= removed;
+            changed[cage.index()] = true;
         }
-        if self.live_count[cage.index()] == 0 {
+        if live_count[cage.index()] == 0 {
             return Err(Contradiction::EmptyCage(cage));
         }
-        self.recompute_candidates(cage);
-        for &c in cells {
-            if self.cand[c.index()].is_empty() {
-                return Err(Contradiction::EmptyCell(self.puzzle().size().cell_name(c)));
+        for (&c, &u) in cells.iter().zip(union.iter()) {
+            cand[c.index()] &= u;
+            if cand[c.index()].is_empty() {
+                return Err(Contradiction::EmptyCell(layout.puzzle.size().cell_name(c)));
             }
         }
         Ok(())
