@@ -31,20 +31,28 @@ impl PairTable {
     }
 }
 
-/// A cage's live combinations as of some tick.
+/// A cage's combinations as the support check numbers them.
+///
+/// Positions number the cage's *universe*: the combinations live when it was last
+/// built. Pair tables are built over universes, so they stay valid while combinations
+/// die (the live mask leaves the dead ones out of every search); the universe is
+/// rebuilt, and the tables with it, only once fewer than half of it is live.
 #[derive(Clone, Debug, Default)]
 struct LiveList {
-    /// The tick it was read at (`None`: never read).
+    /// The tick the live mask was read at (`None`: never read).
     tick: Option<u32>,
-    /// Live combination indices, ascending: position → index.
+    /// The tick the universe was built at: pair tables built before are stale.
+    rebased: u32,
+    /// The universe: combination indices, ascending (position → index).
     combos: Vec<u32>,
-    /// Index → position in `combos` (`u32::MAX` for dead combinations).
-    position: Vec<u32>,
+    /// The positions still live, as a bit set.
+    live: Vec<u64>,
+    live_count: usize,
 }
 
-/// What the support check keeps between steps: per cage, its live list, and per
-/// ordered pair of cages, the compatibility table, each with the tick it was built
-/// at. An entry stays valid while its cages have not changed since.
+/// What the support check keeps between steps: per cage, its numbered combinations
+/// and live mask, and per ordered pair of cages, the compatibility table with the
+/// tick it was built at (valid while neither cage's universe is rebuilt).
 #[derive(Clone, Debug, Default)]
 pub struct SupportCache {
     cage_count: usize,
@@ -69,7 +77,8 @@ impl SupportCache {
         }
     }
 
-    /// Refreshes the live list of `cage` if it changed after it was read.
+    /// Reads the live mask of `cage` again if it changed after it was read; rebuilds
+    /// its universe when fewer than half of it is live.
     fn refresh_list(&mut self, state: &State, cage: CageId, clock: u32, changed_at: u32) {
         if self.lists.is_empty() {
             self.lists = (0..self.cage_count).map(|_| LiveList::default()).collect();
@@ -82,21 +91,32 @@ impl SupportCache {
             return;
         }
         list.tick = Some(clock);
-        list.combos.clear();
-        list.combos
-            .extend(state.live_combinations(cage).map(|i| i as u32));
-        list.position.clear();
-        list.position.resize(state.live(cage).len(), u32::MAX);
-        for (p, &i) in list.combos.iter().enumerate() {
-            list.position[i as usize] = p as u32;
+        let live_now = state.live_count(cage);
+        if list.combos.is_empty() || 2 * live_now < list.combos.len() {
+            list.rebased = clock;
+            list.combos.clear();
+            list.combos
+                .extend(state.live_combinations(cage).map(|i| i as u32));
         }
+        let bits = state.live(cage);
+        list.live.clear();
+        list.live.resize(list.combos.len().div_ceil(64), 0);
+        for (p, &i) in list.combos.iter().enumerate() {
+            if bits[i as usize] {
+                list.live[p / 64] |= 1 << (p % 64);
+            }
+        }
+        list.live_count = live_now;
     }
 
-    /// Builds the pair table of (a, b) if either cage changed since it was built.
-    /// Both live lists must be fresh.
-    fn refresh_pair(&mut self, layout: &Layout, a: CageId, b: CageId, clock: u32, changed: u32) {
+    /// Builds the pair table of (a, b) over their universes if either was rebuilt
+    /// since the table was. Both lists must be fresh.
+    fn refresh_pair(&mut self, layout: &Layout, a: CageId, b: CageId, clock: u32) {
         let slot = a.index() * self.cage_count + b.index();
-        if self.pairs[slot].0.is_some_and(|t| changed <= t) {
+        let rebased = self.lists[a.index()]
+            .rebased
+            .max(self.lists[b.index()].rebased);
+        if self.pairs[slot].0.is_some_and(|t| rebased <= t) {
             return;
         }
         let (la, lb) = (&self.lists[a.index()].combos, &self.lists[b.index()].combos);
@@ -191,7 +211,6 @@ pub struct Scratch<'a> {
     cages: &'a [CageId],
     cache: &'a mut SupportCache,
     clock: u32,
-    changed_at: &'a [u32],
     /// Per depth, per cage of the set: the domain, a bit set over the cage's live
     /// positions; depth `d`, cage `k` is `domains[d * width + offset[k]..]`.
     domains: Vec<u64>,
@@ -221,7 +240,6 @@ impl<'a> Scratch<'a> {
             cages,
             cache,
             clock,
-            changed_at,
             domains: Vec::new(),
             offset: [0; 9],
             chosen: [u32::MAX; 8],
@@ -229,9 +247,10 @@ impl<'a> Scratch<'a> {
         }
     }
 
+    /// The numbered combinations of list cage `x`.
     #[inline]
-    fn live(&self, x: usize) -> &[u32] {
-        &self.cache.lists[self.cages[x].index()].combos
+    fn list(&self, x: usize) -> &LiveList {
+        &self.cache.lists[self.cages[x].index()]
     }
 
     /// The cuts (combinations without support) of the set given as positions in the
@@ -239,7 +258,7 @@ impl<'a> Scratch<'a> {
     pub fn unsupported(&mut self, set: &[usize]) -> Vec<CageCut> {
         let n = set.len();
         for (k, &x) in set.iter().enumerate() {
-            self.offset[k + 1] = self.offset[k] + self.live(x).len().div_ceil(64);
+            self.offset[k + 1] = self.offset[k] + self.list(x).live.len();
         }
         let width = self.offset[n];
         self.supported.clear();
@@ -255,8 +274,7 @@ impl<'a> Scratch<'a> {
                 let (a, b) = (self.cages[set[k]], self.cages[set[j]]);
                 if j != k && layout.linked(a, b) {
                     if n > 2 || k == 0 {
-                        let changed = self.changed_at[a.index()].max(self.changed_at[b.index()]);
-                        self.cache.refresh_pair(layout, a, b, self.clock, changed);
+                        self.cache.refresh_pair(layout, a, b, self.clock);
                     }
                     links[k][j] = a.index() * count + b.index();
                 }
@@ -268,12 +286,13 @@ impl<'a> Scratch<'a> {
             // when its table row is not empty, one of the second when some row holds
             // it.
             let table = &self.cache.pairs[links[0][1]].1;
-            let len = self.live(set[0]).len();
+            let live_a = &self.cache.lists[self.cages[set[0]].index()].live;
+            let live_b = &self.cache.lists[self.cages[set[1]].index()].live;
             let (first, second) = self.supported.split_at_mut(self.offset[1]);
-            for p in 0..len {
-                let row = table.row(p);
+            for p in ones(live_a) {
                 let mut any = 0;
-                for (s, &r) in second.iter_mut().zip(row) {
+                for ((s, &r), &l) in second.iter_mut().zip(table.row(p)).zip(live_b) {
+                    let r = r & l;
                     *s |= r;
                     any |= r;
                 }
@@ -289,11 +308,8 @@ impl<'a> Scratch<'a> {
         self.domains.clear();
         self.domains.resize((n + 1) * width, 0);
         for (k, &x) in set.iter().enumerate() {
-            let len = self.live(x).len();
-            let words = &mut self.domains[self.offset[k]..self.offset[k + 1]];
-            for (w, word) in words.iter_mut().enumerate() {
-                *word = u64::MAX >> (64 - (len - 64 * w).min(64));
-            }
+            let live = &self.cache.lists[self.cages[x].index()].live;
+            self.domains[self.offset[k]..self.offset[k + 1]].copy_from_slice(live);
         }
         self.chosen = [u32::MAX; 8];
 
@@ -301,17 +317,23 @@ impl<'a> Scratch<'a> {
         // with the most for last, where whole domains are supported at once (see
         // `last_two`), so few searches cover the large cages.
         let mut leads: [usize; 8] = [0, 1, 2, 3, 4, 5, 6, 7];
-        leads[..n].sort_by_key(|&k| self.live(set[k]).len());
+        leads[..n].sort_by_key(|&k| self.list(set[k]).live_count);
         for &lead in &leads[..n] {
-            for a in 0..self.live(set[lead]).len() {
-                if self.supported[self.offset[lead] + a / 64] & (1 << (a % 64)) != 0 {
-                    continue;
-                }
-                self.chosen = [u32::MAX; 8];
-                if self.choose(&links[..n], 0, lead, a as u32) {
-                    for k in 0..n {
-                        let p = self.chosen[k] as usize;
-                        self.supported[self.offset[k] + p / 64] |= 1 << (p % 64);
+            for w in 0..self.offset[lead + 1] - self.offset[lead] {
+                let mut open =
+                    self.domains[self.offset[lead] + w] & !self.supported[self.offset[lead] + w];
+                while open != 0 {
+                    let a = w * 64 + open.trailing_zeros() as usize;
+                    open &= open - 1;
+                    if self.supported[self.offset[lead] + a / 64] & (1 << (a % 64)) != 0 {
+                        continue;
+                    }
+                    self.chosen = [u32::MAX; 8];
+                    if self.choose(&links[..n], 0, lead, a as u32) {
+                        for k in 0..n {
+                            let p = self.chosen[k] as usize;
+                            self.supported[self.offset[k] + p / 64] |= 1 << (p % 64);
+                        }
                     }
                 }
             }
@@ -324,16 +346,18 @@ impl<'a> Scratch<'a> {
     fn cuts(&self, set: &[usize]) -> Vec<CageCut> {
         let mut cuts = Vec::new();
         for (k, &x) in set.iter().enumerate() {
-            let live = self.live(x);
+            let list = self.list(x);
             let supported = &self.supported[self.offset[k]..self.offset[k + 1]];
-            let removed: Vec<u32> = live
-                .iter()
-                .enumerate()
-                .filter(|&(p, _)| supported[p / 64] & (1 << (p % 64)) == 0)
-                .map(|(_, &i)| i)
-                .collect();
+            let mut removed = Vec::new();
+            for (w, (&l, &s)) in list.live.iter().zip(supported).enumerate() {
+                let mut bits = l & !s;
+                while bits != 0 {
+                    removed.push(list.combos[w * 64 + bits.trailing_zeros() as usize]);
+                    bits &= bits - 1;
+                }
+            }
             if !removed.is_empty() {
-                let before = live.len();
+                let before = list.live_count;
                 cuts.push(CageCut {
                     cage: self.cages[x],
                     before,
@@ -451,4 +475,15 @@ impl<'a> Scratch<'a> {
         }
         found
     }
+}
+
+/// The set bits of a bit set, ascending.
+fn ones(words: &[u64]) -> impl Iterator<Item = usize> + '_ {
+    words.iter().enumerate().flat_map(|(w, &word)| {
+        std::iter::successors((word != 0).then_some(word), |&rest| {
+            let next = rest & (rest - 1);
+            (next != 0).then_some(next)
+        })
+        .map(move |rest| w * 64 + rest.trailing_zeros() as usize)
+    })
 }
