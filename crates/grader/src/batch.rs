@@ -150,6 +150,10 @@ pub fn run(args: BatchArgs) -> anyhow::Result<ExitCode> {
             .write(&mut io::stderr().lock(), mode)
             .context("cannot write to standard error")?;
     }
+    let timed_out = tally.timed_out();
+    if timed_out > 0 && !args.quiet {
+        eprintln!("grader batch: {timed_out} puzzle(s) reached --timeout (status `timeout`)");
+    }
     let (invalid, internal) = (tally.not_graded("invalid"), tally.not_graded("error"));
     if internal > 0 {
         eprintln!("grader batch: the grader failed on {internal} puzzle(s) (see their rows)");
@@ -186,6 +190,7 @@ fn grade_entry(entry: &Entry, runs: &Runs) -> Outcome {
 }
 
 fn grade_puzzle(text: &str, runs: &Runs) -> Outcome {
+    let runs = runs.starting_now();
     let imported = match read_any(text, None) {
         Ok(i) => i,
         Err(e) => return Outcome::Invalid(e.to_string()),

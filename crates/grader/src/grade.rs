@@ -81,7 +81,7 @@ struct GradeJson<'a> {
 /// mode c), and in modes c and b mode c's max depth and step count.
 fn log(grader: &Grader, puzzle: &str, args: &GradeArgs) -> anyhow::Result<String> {
     let size = grader.puzzle().size();
-    let runs = args.ladder.runs();
+    let runs = args.ladder.runs().starting_now();
     let grade = grader.grade(runs.shown(), true);
     if let Some(i) = grade.unsound_step {
         eprintln!(
@@ -159,6 +159,8 @@ enum Hint {
     Stuck,
     Ambiguous,
     Impossible,
+    /// `--timeout` passed before a step was found.
+    TimedOut,
 }
 
 /// The next step from the start (after propagation), or why there is none.
@@ -170,9 +172,11 @@ fn hint(grader: &Grader, puzzle: &str, args: &GradeArgs) -> anyhow::Result<Strin
     } else if state.is_solved() {
         Hint::Solved
     } else {
-        let mut ctx = Context::new(args.ladder.runs().shown(), grader.layout().cage_count());
+        let options = args.ladder.runs().starting_now().shown();
+        let mut ctx = Context::new(options, grader.layout().cage_count());
         match ladder::next_step(&state, &mut ctx) {
             Some(step) => Hint::Next(step),
+            None if ctx.timed_out() => Hint::TimedOut,
             None if grader.verdict() == Verdict::Ambiguous => Hint::Ambiguous,
             None => Hint::Stuck,
         }
@@ -196,6 +200,7 @@ fn hint(grader: &Grader, puzzle: &str, args: &GradeArgs) -> anyhow::Result<Strin
             "impossible",
             "No hint: the puzzle has no solution.".to_string(),
         ),
+        Hint::TimedOut => ("timeout", "No hint found before --timeout.".to_string()),
     };
     if !args.json {
         return Ok(message);

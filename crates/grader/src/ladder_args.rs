@@ -7,6 +7,7 @@ use clap::builder::PossibleValue;
 use clap::{Args, ValueEnum};
 use kenken_techniques::{Options, TechniqueKind};
 use std::sync::LazyLock;
+use std::time::{Duration, Instant};
 
 /// Which ladders to run.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -32,6 +33,25 @@ pub struct LadderArgs {
     /// The largest number of cages a cage-combination step may combine.
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u8).range(2..=8))]
     pub max_depth: Option<u8>,
+    /// Give up on a puzzle after this many seconds (fractions allowed): its runs
+    /// end with status `timeout` and the ratings reached so far. The exhaustive
+    /// solution count that comes first is not interrupted.
+    #[arg(long, value_name = "SECONDS", value_parser = parse_timeout)]
+    pub timeout: Option<Duration>,
+}
+
+/// A positive number of seconds.
+fn parse_timeout(s: &str) -> Result<Duration, String> {
+    let secs: f64 = s
+        .parse()
+        .map_err(|_| format!("`{s}` is not a number of seconds"))?;
+    if secs.is_finite() && secs > 0.0 {
+        Duration::try_from_secs_f64(secs).map_err(|e| e.to_string())
+    } else {
+        Err(format!(
+            "the timeout must be a positive number of seconds, not {s}"
+        ))
+    }
 }
 
 /// The options of the runs a mode asks for.
@@ -41,6 +61,8 @@ pub struct Runs {
     pub normal: Option<Options>,
     /// Mode c's run (modes c and b).
     pub cc: Option<Options>,
+    /// `--timeout`: see [`Runs::starting_now`].
+    pub timeout: Option<Duration>,
 }
 
 impl LadderArgs {
@@ -58,11 +80,29 @@ impl LadderArgs {
         Runs {
             normal: (self.mode != Mode::C).then(|| with_switches(Options::default())),
             cc: (self.mode != Mode::N).then(|| with_switches(Options::cage_combinations_only())),
+            timeout: self.timeout,
         }
     }
 }
 
 impl Runs {
+    /// The runs of one puzzle whose clock starts now: with `--timeout`, both runs
+    /// (which may run side by side) share the deadline now + timeout.
+    pub fn starting_now(&self) -> Runs {
+        let deadline = self.timeout.map(|t| Instant::now() + t);
+        let with_deadline = |o: Option<Options>| {
+            o.map(|mut o| {
+                o.deadline = deadline;
+                o
+            })
+        };
+        Runs {
+            normal: with_deadline(self.normal),
+            cc: with_deadline(self.cc),
+            timeout: self.timeout,
+        }
+    }
+
     /// The run whose steps a one-puzzle report shows: mode n's, or mode c's in
     /// mode c.
     pub fn shown(&self) -> Options {

@@ -96,6 +96,9 @@ pub fn status_explained(status: Status) -> &'static str {
         }
         Status::Ambiguous => "ambiguous (the puzzle has more than one solution)",
         Status::Impossible => "impossible (the puzzle has no solution)",
+        Status::TimedOut => {
+            "timeout (--timeout passed first; the ratings are those reached so far)"
+        }
     }
 }
 
@@ -154,11 +157,17 @@ pub enum Outcome {
 }
 
 impl Outcome {
-    /// The row's status: the mode-n run's (mode c: the mode-c run's), `invalid` or
-    /// `error`.
+    /// The row's status: `timeout` when either run reached `--timeout`, else the
+    /// mode-n run's (mode c: the mode-c run's); `invalid` or `error`.
     pub fn status(&self) -> &'static str {
         match self {
             Outcome::Graded { normal, cc, .. } => {
+                if [normal, cc]
+                    .iter()
+                    .any(|r| r.is_some_and(|r| r.status == Status::TimedOut))
+                {
+                    return Status::TimedOut.as_str();
+                }
                 normal.or(*cc).map_or("invalid", |r| r.status.as_str())
             }
             Outcome::Invalid(_) => "invalid",
@@ -308,6 +317,7 @@ pub struct Tally {
     unsolved_n: BTreeMap<&'static str, usize>,
     unsolved_c: BTreeMap<&'static str, usize>,
     not_graded: BTreeMap<&'static str, usize>,
+    timed_out: usize,
 }
 
 impl Tally {
@@ -316,6 +326,9 @@ impl Tally {
         let (normal, cc) = outcome.runs();
         if normal.is_none() && cc.is_none() {
             *self.not_graded.entry(outcome.status()).or_default() += 1;
+        }
+        if outcome.status() == Status::TimedOut.as_str() {
+            self.timed_out += 1;
         }
         if let Some(r) = normal {
             match r.status {
@@ -329,6 +342,11 @@ impl Tally {
                 s => *self.unsolved_c.entry(s.as_str()).or_default() += 1,
             }
         }
+    }
+
+    /// How many puzzles reached `--timeout` (in either run).
+    pub fn timed_out(&self) -> usize {
+        self.timed_out
     }
 
     /// How many rows have this status without a grade (`invalid`, `error`).

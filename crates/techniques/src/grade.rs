@@ -19,6 +19,8 @@ pub enum Status {
     /// The puzzle has several solutions (so the ladder, which only removes what no
     /// solution uses, gets stuck).
     Ambiguous,
+    /// The options' deadline passed first; the ratings are those reached so far.
+    TimedOut,
 }
 
 impl Status {
@@ -28,6 +30,7 @@ impl Status {
             Status::Stuck => "stuck",
             Status::Impossible => "impossible",
             Status::Ambiguous => "ambiguous",
+            Status::TimedOut => "timeout",
         }
     }
 }
@@ -162,6 +165,7 @@ impl Grader {
             }
             let Some(step) = ladder::next_step(&state, &mut ctx) else {
                 status = Some(match self.verdict {
+                    _ if ctx.timed_out() => Status::TimedOut,
                     Verdict::Impossible => Status::Impossible,
                     Verdict::Ambiguous => Status::Ambiguous,
                     Verdict::Unique => Status::Stuck,

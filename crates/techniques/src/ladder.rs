@@ -36,7 +36,13 @@ pub static LADDER: &[Rung] = &[
 ];
 
 /// Finds the next step of the ladder on a propagated state.
+///
+/// Finds nothing once the options' deadline has passed ([`Context::timed_out`] then
+/// says so).
 pub fn next_step(state: &State, ctx: &mut Context) -> Option<Step> {
+    if ctx.out_of_time() {
+        return None;
+    }
     for rung in LADDER {
         let live: Vec<&dyn Technique> = rung
             .techniques
@@ -62,6 +68,9 @@ pub fn next_step(state: &State, ctx: &mut Context) -> Option<Step> {
                 if t.sizes(state, ctx).contains(&size) {
                     if let Some(step) = t.find(state, ctx, size) {
                         return Some(step);
+                    }
+                    if ctx.timed_out {
+                        return None;
                     }
                 }
             }

@@ -4,6 +4,7 @@
 use crate::{State, Step};
 use std::fmt;
 use std::ops::RangeInclusive;
+use std::time::Instant;
 
 /// Every technique of the ladder, easiest first.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -111,12 +112,16 @@ impl fmt::Display for TechniqueKind {
     }
 }
 
-/// Which techniques may be used, and how deep cage combinations may go.
+/// Which techniques may be used, how deep cage combinations may go, and until when.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Options {
     enabled: u16,
     /// The largest number of cages a cage-combination step may combine (2..=8).
     pub max_depth: usize,
+    /// When set, a run gives up once this instant has passed and ends with
+    /// [`Status::TimedOut`](crate::Status::TimedOut) (checked before every step and
+    /// every few hundred cage sets, so it stops within milliseconds).
+    pub deadline: Option<Instant>,
 }
 
 impl Default for Options {
@@ -124,6 +129,7 @@ impl Default for Options {
         Options {
             enabled: u16::MAX,
             max_depth: 8,
+            deadline: None,
         }
     }
 }
@@ -133,7 +139,7 @@ impl Options {
     pub fn cage_combinations_only() -> Options {
         Options {
             enabled: TechniqueKind::NakedSingle.bit() | TechniqueKind::CageCombination.bit(),
-            max_depth: 8,
+            ..Options::default()
         }
     }
 
@@ -157,6 +163,8 @@ impl Options {
 pub struct Context {
     pub options: Options,
     pub(crate) combos: crate::techniques::cage_combination::Memory,
+    /// Set once the deadline has passed: every search then gives up.
+    pub(crate) timed_out: bool,
 }
 
 impl Context {
@@ -164,12 +172,26 @@ impl Context {
         Context {
             options,
             combos: crate::techniques::cage_combination::Memory::new(cage_count),
+            timed_out: false,
         }
     }
 
     /// The deepest cage-combination level tried so far (1 before any).
     pub fn deepest_level(&self) -> usize {
         self.combos.deepest
+    }
+
+    /// Whether the run's deadline has passed (then the ladder finds nothing more).
+    pub fn timed_out(&self) -> bool {
+        self.timed_out
+    }
+
+    /// Checks the clock against the deadline (and remembers a miss).
+    pub(crate) fn out_of_time(&mut self) -> bool {
+        if !self.timed_out {
+            self.timed_out = self.options.deadline.is_some_and(|d| Instant::now() >= d);
+        }
+        self.timed_out
     }
 
     /// Records that these cages' combinations changed (after a step).

@@ -501,3 +501,52 @@ fn hundred_thousand_lines_stream_in_bounded_memory() {
         "peak RSS {peak} kB is over {LIMIT_MB} MB"
     );
 }
+
+/// Seven `+` cages, one per row: every Latin square solves it, and the cage
+/// combinations of 5 040 permutations each keep the grader busy for minutes.
+const ROW_CAGES_7: &str = "# 7\n+ 28 A1 A2 A3 A4 A5 A6 A7\n+ 28 B1 B2 B3 B4 B5 B6 B7\n\
+    + 28 C1 C2 C3 C4 C5 C6 C7\n+ 28 D1 D2 D3 D4 D5 D6 D7\n+ 28 E1 E2 E3 E4 E5 E6 E7\n\
+    + 28 F1 F2 F3 F4 F5 F6 F7\n+ 28 G1 G2 G3 G4 G5 G6 G7\n";
+
+#[test]
+fn timeout_ends_a_slow_puzzle_and_the_batch_goes_on() {
+    let easy = ROWS[0].puzzle;
+    let input = json_array(&[ROW_CAGES_7, easy]);
+    let started = Instant::now();
+    let out = grader_stdin(
+        &[
+            "batch",
+            "-",
+            "--mode",
+            "b",
+            "--format",
+            "ndjson",
+            "--timeout",
+            "0.3",
+        ],
+        &input,
+    );
+    // Generous: the limit is per puzzle, and setting up the 7×7 takes a moment.
+    assert!(started.elapsed() < Duration::from_secs(60));
+    assert!(out.status.success(), "{}", stderr(&out));
+    let rows = ndjson_rows(&stdout(&out));
+    assert_eq!(rows[0]["status"], "timeout");
+    assert_eq!(rows[0]["success"], false);
+    assert_eq!(
+        rows[1]["status"], "solved",
+        "the next puzzle is graded as usual"
+    );
+    assert!(stderr(&out).contains("1 puzzle(s) reached --timeout"));
+
+    // The one-puzzle report says so too.
+    let out = grader_stdin(&["grade", "-", "--timeout", "0.3", "--json"], ROW_CAGES_7);
+    let doc: Value = serde_json::from_str(&ok(out)).unwrap();
+    assert_eq!(doc["status"], "timeout");
+
+    // Not a positive number of seconds: refused before anything runs.
+    for bad in ["0", "-1", "soon"] {
+        let out = grader(&["batch", "-", &format!("--timeout={bad}")]);
+        assert_eq!(out.status.code(), Some(2), "--timeout {bad}");
+        assert!(stderr(&out).contains("--timeout"), "{}", stderr(&out));
+    }
+}

@@ -16,6 +16,7 @@ use kenken_model::CageId;
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 use std::ops::RangeInclusive;
+use std::time::Instant;
 
 pub struct CageCombination;
 
@@ -100,6 +101,7 @@ impl Technique for CageCombination {
     }
 
     fn find(&self, state: &State, ctx: &mut Context, n: usize) -> Option<Step> {
+        let deadline = ctx.options.deadline;
         let mem = &mut ctx.combos;
         let list = unsolved_sorted(state);
         let mut sets = Sets {
@@ -110,7 +112,11 @@ impl Technique for CageCombination {
             changed_at: &mem.changed_at,
             barren: &mut mem.barren,
             skip_cut_cages: mem.exhausted + 1 >= n,
+            deadline,
+            tried: 0,
+            timed_out: false,
         };
+        sets.scratch.set_deadline(deadline);
         let found = if n > mem.deepest {
             mem.deepest = n;
             sets.search_from(n, None)
@@ -134,6 +140,11 @@ impl Technique for CageCombination {
             let cages = mem.changed_at.len();
             sets.search_dirty(n, &mem.dirty[n * cages..(n + 1) * cages])
         };
+        if sets.timed_out {
+            // Cut short: nothing is known about this level.
+            ctx.timed_out = true;
+            return None;
+        }
         match found {
             Some((position, cages, cuts)) => {
                 mem.resume[n] = Some((cages.clone(), position));
@@ -180,7 +191,15 @@ struct Sets<'a> {
     /// Whether every smaller connected set is known to remove nothing, so that sets
     /// with a cut cage can be skipped (see [`has_cut_cage`]).
     skip_cut_cages: bool,
+    /// The run's deadline, checked every [`DEADLINE_EVERY`] sets tried.
+    deadline: Option<Instant>,
+    tried: u32,
+    /// Set when the deadline passed: the search stopped early.
+    timed_out: bool,
 }
+
+/// How many sets are tried between two looks at the clock.
+const DEADLINE_EVERY: u32 = 256;
 
 impl Sets<'_> {
     /// All connected n-sets of the list in lexicographic order, starting at `start`
@@ -198,6 +217,9 @@ impl Sets<'_> {
         loop {
             if let Some(found) = self.try_set(&idx) {
                 return Some(found);
+            }
+            if self.timed_out {
+                return None;
             }
             if !next_combination(&mut idx, m) {
                 idx.clone_from(&first);
@@ -231,6 +253,9 @@ impl Sets<'_> {
                     if let Some(found) = self.try_set(&idx) {
                         return Some(found);
                     }
+                    if self.timed_out {
+                        return None;
+                    }
                     if !next_combination(&mut pick, others.len()) {
                         break;
                     }
@@ -242,6 +267,15 @@ impl Sets<'_> {
     }
 
     fn try_set(&mut self, idx: &[usize]) -> Option<Found> {
+        self.tried += 1;
+        if self.tried.is_multiple_of(DEADLINE_EVERY)
+            && self.deadline.is_some_and(|d| Instant::now() >= d)
+        {
+            self.timed_out = true;
+        }
+        if self.timed_out {
+            return None;
+        }
         let mut cages = [CageId::new(0); MAX_LEVEL];
         for (k, &i) in idx.iter().enumerate() {
             cages[k] = self.list[i];
@@ -261,6 +295,10 @@ impl Sets<'_> {
             }
         }
         let cuts = self.scratch.unsupported(idx);
+        if self.scratch.timed_out() {
+            self.timed_out = true;
+            return None;
+        }
         if cuts.is_empty() {
             self.barren.insert(key, self.clock);
             return None;

@@ -15,6 +15,7 @@
 use crate::step::CageCut;
 use crate::{Layout, State};
 use kenken_model::CageId;
+use std::time::Instant;
 
 /// Per combination (by position in the first cage's live list), the bit set of
 /// compatible combinations (positions in the second cage's live list).
@@ -219,9 +220,40 @@ pub struct Scratch<'a> {
     chosen: [u32; 8],
     /// Per cage of the set (same offsets): the live positions supported so far.
     supported: Vec<u64>,
+    /// When set, a check gives up once this instant has passed (looked at every
+    /// [`DEADLINE_EVERY`] search nodes) and [`Scratch::timed_out`] says so.
+    deadline: Option<Instant>,
+    nodes: u32,
+    timed_out: bool,
 }
 
+/// Search nodes between two looks at the clock (a node costs up to a few
+/// microseconds on the largest cages).
+const DEADLINE_EVERY: u32 = 256;
+
 impl<'a> Scratch<'a> {
+    /// Makes every later check give up once `deadline` has passed.
+    pub fn set_deadline(&mut self, deadline: Option<Instant>) {
+        self.deadline = deadline;
+    }
+
+    /// Counts a search node; every [`DEADLINE_EVERY`] nodes, looks at the clock.
+    #[inline]
+    fn out_of_time(&mut self) -> bool {
+        self.nodes = self.nodes.wrapping_add(1);
+        if self.nodes.is_multiple_of(DEADLINE_EVERY)
+            && self.deadline.is_some_and(|d| Instant::now() >= d)
+        {
+            self.timed_out = true;
+        }
+        self.timed_out
+    }
+
+    /// Whether a check gave up at the deadline (its result is then meaningless).
+    pub fn timed_out(&self) -> bool {
+        self.timed_out
+    }
+
     /// A scratch over `cages` (the sets are positions in it); `cache`, `clock` and
     /// `changed_at` let live lists and pair tables of unchanged cages carry over
     /// between searches.
@@ -244,6 +276,9 @@ impl<'a> Scratch<'a> {
             offset: [0; 9],
             chosen: [u32::MAX; 8],
             supported: Vec::new(),
+            deadline: None,
+            nodes: 0,
+            timed_out: false,
         }
     }
 
@@ -372,6 +407,9 @@ impl<'a> Scratch<'a> {
     /// Chooses position `pos` for cage `k` at `depth`, narrows the other open cages'
     /// domains into `depth + 1`, and continues; true when every cage got a choice.
     fn choose(&mut self, links: &[[usize; 8]], depth: usize, k: usize, pos: u32) -> bool {
+        if self.out_of_time() {
+            return false;
+        }
         let n = links.len();
         let width = self.offset[n];
         self.chosen[k] = pos;
@@ -452,6 +490,9 @@ impl<'a> Scratch<'a> {
             while bits != 0 {
                 let p = w * 64 + bits.trailing_zeros() as usize;
                 bits &= bits - 1;
+                if self.out_of_time() {
+                    return false;
+                }
                 let mut first = None;
                 for x in 0..other_words {
                     let mut d = self.domains[base + oo + x];
