@@ -1,4 +1,4 @@
-use crate::{CageId, Digit, Digits, ModelError, Op, Puzzle};
+use crate::{CageId, Digit, Digits, ModelError, Op, Puzzle, MAX_SIZE};
 use bitvec::vec::BitVec;
 
 /// The most assignments one cage may have. Tatham's cages (at most 6 cells, 9×9) stay
@@ -6,7 +6,9 @@ use bitvec::vec::BitVec;
 /// from exhausting memory, and is reported as a typed error.
 pub const MAX_COMBINATIONS_PER_CAGE: usize = 1 << 20;
 
-/// Search nodes allowed while enumerating one cage, for the same reason.
+/// Search nodes allowed while enumerating one cage, for the same reason (a node
+/// is a visit to a cage cell given the digits before it; the last cell's digits
+/// are not counted one by one).
 const MAX_ENUMERATION_NODES: u64 = 1 << 27;
 
 /// Every assignment of digits to a cage's cells (in the cage's cell order) that
@@ -24,31 +26,59 @@ pub struct Combinations {
 }
 
 impl Combinations {
-    /// Enumerates the cage's combinations.
+    /// Enumerates the cage's combinations: digits ascending at each cell, cells in
+    /// the cage's order (the first cell varies slowest).
+    ///
+    /// Digit sets are bitmasks: a cell may take the digits not yet used by an
+    /// earlier cage cell of its row, column or box, narrowed by the clue (for `+`,
+    /// the digits that leave the remaining cells a reachable sum; for `×`, the
+    /// divisors of the remaining product). The last cell's digit is computed, not
+    /// searched: what is left of the sum or product, or one of the two that the
+    /// first digit of a two-cell `−` or `÷` allows. Only `−` and `÷` on other cage
+    /// sizes check the clue on each complete assignment ([`Op::holds`]). Nothing
+    /// is allocated but the table itself.
     pub fn enumerate(puzzle: &Puzzle, id: CageId) -> Result<Combinations, ModelError> {
         let cage = puzzle.cage(id);
-        let n = puzzle.size().get();
+        let size = puzzle.size();
+        let n = size.get();
         let width = cage.cells.len();
-        // For each cell, the earlier cage cells it must differ from.
-        let clash: Vec<Vec<usize>> = (0..width)
-            .map(|i| {
-                (0..i)
-                    .filter(|&j| puzzle.sees(cage.cells[i], cage.cells[j]))
-                    .collect()
-            })
-            .collect();
-        let mut e = Enumerator {
-            n: n as Digit,
+        // Per cage cell, its row, column and box as indices into
+        // `Enumerator::used`. Without boxes the box is the row again: a digit is
+        // then set (and cleared) twice in the row's mask, which is harmless.
+        let mut houses = [[0u8; 3]; MAX_CAGE_CELLS];
+        for (h, &cell) in houses.iter_mut().zip(&cage.cells) {
+            let row = size.row(cell);
+            let col = MAX_SIZE + size.col(cell);
+            let bx = puzzle.box_of(cell).map_or(row, |b| 2 * MAX_SIZE + b);
+            *h = [row as u8, col as u8, bx as u8];
+        }
+        let rule = Rule {
             op: cage.op,
             clue: cage.clue,
+            n: n as u64,
+            full: Digits::full(n).bits(),
             width,
-            clash,
-            current: Vec::with_capacity(width),
-            out: Vec::new(),
+            clue_divisors: if cage.op == Op::Mul && cage.clue != 0 {
+                (1..=n as u64)
+                    .filter(|&d| cage.clue.is_multiple_of(d))
+                    .fold(0, |m, d| m | 1 << (d - 1))
+            } else {
+                0
+            },
+        };
+        let mut e = Enumerator {
+            rule,
+            houses: &houses[..width],
+            used: [0; 3 * MAX_SIZE],
+            current: [0; MAX_CAGE_CELLS],
+            // Room for the usual cage (a two-cell cage has at most 2N rows) so
+            // that the table rarely grows.
+            out: Vec::with_capacity(width * 32),
+            found: 0,
             nodes: 0,
             overflow: false,
         };
-        e.dfs(0, 1);
+        e.run();
         if e.overflow {
             return Err(ModelError::TooManyCombinations {
                 cage: id.index(),
@@ -57,11 +87,10 @@ impl Combinations {
                 limit: MAX_COMBINATIONS_PER_CAGE,
             });
         }
-        let count = e.out.len() / width.max(1);
         Ok(Combinations {
             width,
             digits: e.out,
-            live: BitVec::repeat(true, count),
+            live: BitVec::repeat(true, e.found),
         })
     }
 
@@ -114,68 +143,251 @@ impl Combinations {
     }
 }
 
-struct Enumerator {
-    n: Digit,
+/// The most cells a cage can have (a whole 16×16 grid).
+const MAX_CAGE_CELLS: usize = MAX_SIZE * MAX_SIZE;
+
+/// What a cage's clue allows, looked up in the enumeration's inner loops. `Copy`,
+/// so that a loop keeps it in registers while it writes rows.
+#[derive(Clone, Copy)]
+struct Rule {
     op: Op,
     clue: u64,
+    n: u64,
+    /// All digits 1..=N as a mask.
+    full: u16,
+    /// Cells in the cage.
     width: usize,
-    clash: Vec<Vec<usize>>,
-    current: Vec<Digit>,
+    /// For `×`, the digits that divide the clue (none for a clue of 0).
+    clue_divisors: u16,
+}
+
+impl Rule {
+    /// The bit of digit `d`, or nothing when there is no such digit in 1..=N.
+    #[inline(always)]
+    fn digit_bit(self, d: Option<u64>) -> u16 {
+        match d {
+            Some(d) if (1..=self.n).contains(&d) => 1 << (d - 1),
+            _ => 0,
+        }
+    }
+
+    /// The digits cell `pos`, not the last, may take as far as the clue can tell
+    /// when the cells from `pos` on must make `rest` (a sum for `+`, a product
+    /// for `×`); `free` are the digits its houses leave it.
+    #[inline(always)]
+    fn digits(self, pos: usize, rest: u64, free: u16) -> u16 {
+        match self.op {
+            // The cells after this one add between 1 and N each.
+            Op::Add => {
+                let left = (self.width - pos - 1) as u64;
+                let lo = rest.saturating_sub(left * self.n).max(1);
+                let hi = rest.saturating_sub(left).min(self.n);
+                if lo > hi {
+                    0
+                } else {
+                    (((1u32 << hi) - 1) & !((1u32 << (lo - 1)) - 1)) as u16
+                }
+            }
+            // A divisor of the remaining product (which divides the clue).
+            Op::Mul => {
+                let mut candidates = free & self.clue_divisors;
+                let mut divisors = 0;
+                while candidates != 0 {
+                    let bit = candidates & candidates.wrapping_neg();
+                    candidates ^= bit;
+                    if rest.is_multiple_of(bit.trailing_zeros() as u64 + 1) {
+                        divisors |= bit;
+                    }
+                }
+                divisors
+            }
+            Op::Given => self.digit_bit(Some(self.clue)),
+            Op::Sub | Op::Div => u16::MAX,
+        }
+    }
+
+    /// What the cells after one with digit `d` must make, when the cells from
+    /// it on must make `rest`.
+    #[inline(always)]
+    fn rest_after(self, rest: u64, d: u64) -> u64 {
+        match self.op {
+            Op::Add => rest - d,
+            Op::Mul => rest / d,
+            _ => rest,
+        }
+    }
+
+    /// The digits the last cell may take as far as the clue can tell without
+    /// checking the whole assignment: what is left of the sum or product, or
+    /// what the first digit of a two-cell `−` or `÷` allows.
+    #[inline(always)]
+    fn last_digits(self, rest: u64, first: u64) -> u16 {
+        match self.op {
+            Op::Add | Op::Mul => self.digit_bit(Some(rest)),
+            Op::Given => self.digit_bit(Some(self.clue)),
+            Op::Sub if self.width == 2 => {
+                self.digit_bit(first.checked_add(self.clue))
+                    | self.digit_bit(first.checked_sub(self.clue))
+            }
+            Op::Div if self.width == 2 => {
+                self.digit_bit(first.checked_mul(self.clue))
+                    | self.digit_bit(
+                        (self.clue != 0 && first.is_multiple_of(self.clue))
+                            .then(|| first / self.clue),
+                    )
+            }
+            Op::Sub | Op::Div => u16::MAX,
+        }
+    }
+
+    /// Whether complete assignments must still be checked against the clue
+    /// (`−` and `÷` on other than two cells).
+    #[inline(always)]
+    fn checks_rows(self) -> bool {
+        self.width != 2 && matches!(self.op, Op::Sub | Op::Div)
+    }
+}
+
+struct Enumerator<'a> {
+    rule: Rule,
+    /// Per cage cell, its row, column and box in `used`.
+    houses: &'a [[u8; 3]],
+    /// Per row (0..16), column (16..32) and box (32..48), the digits the cage
+    /// cells placed so far put there.
+    used: [u16; 3 * MAX_SIZE],
+    /// The digits placed so far, in cage cell order.
+    current: [Digit; MAX_CAGE_CELLS],
     out: Vec<Digit>,
+    found: usize,
     nodes: u64,
     overflow: bool,
 }
 
-impl Enumerator {
-    /// Extends `current` (whose digits sum to `sum - …` and multiply to `product`).
-    fn dfs(&mut self, sum: u64, product: u64) {
-        if self.overflow {
-            return;
+impl Enumerator<'_> {
+    /// Enumerates the whole cage.
+    fn run(&mut self) {
+        let rule = self.rule;
+        // `rest` is what the cells still to place must make: the clue for `+` (a
+        // sum to reach) and `×` (a product to reach); unused by the others.
+        if rule.width == 1 {
+            if self.visit() {
+                let digits = rule.full & rule.last_digits(rule.clue, 0);
+                self.leaves(rule, 0, digits);
+            }
+        } else {
+            self.dfs(0, rule.clue, 0);
         }
+    }
+
+    /// Counts a node (a cage cell visited with the digits before it placed);
+    /// false once the cage has cost too many.
+    #[inline(always)]
+    fn visit(&mut self) -> bool {
         self.nodes += 1;
         if self.nodes > MAX_ENUMERATION_NODES {
             self.overflow = true;
+        }
+        !self.overflow
+    }
+
+    /// The digits cage cell `pos` may take given the cells placed before it.
+    #[inline(always)]
+    fn free(&self, pos: usize) -> u16 {
+        let [row, col, bx] = self.houses[pos];
+        let used = self.used[row as usize] | self.used[col as usize] | self.used[bx as usize];
+        self.rule.full & !used
+    }
+
+    /// Places cage cell `pos`, which is not the last. For `+` and `×`, `rest` is
+    /// the sum or product the cells from `pos` on must make; `first` is the
+    /// first cell's digit (for the two-cell `−` and `÷`).
+    fn dfs(&mut self, pos: usize, rest: u64, first: u64) {
+        if !self.visit() {
             return;
         }
-        let pos = self.current.len();
-        let sum = if pos == 0 { 0 } else { sum };
-        if pos == self.width {
-            if self.op.holds(&self.current, self.clue) {
-                if self.out.len() / self.width >= MAX_COMBINATIONS_PER_CAGE {
-                    self.overflow = true;
-                    return;
-                }
-                self.out.extend_from_slice(&self.current);
-            }
+        let rule = self.rule;
+        let free = self.free(pos);
+        let mut allowed = free & rule.digits(pos, rest, free);
+        if pos + 2 == rule.width {
+            self.penultimate(rule, pos, allowed, rest, first);
             return;
         }
-        let left = (self.width - pos - 1) as u64;
-        for d in 1..=self.n {
-            if self.clash[pos].iter().any(|&j| self.current[j] == d) {
+        let [row, col, bx] = self.houses[pos].map(usize::from);
+        while allowed != 0 {
+            let bit = allowed & allowed.wrapping_neg();
+            allowed ^= bit;
+            let d = bit.trailing_zeros() as u64 + 1;
+            self.current[pos] = d as Digit;
+            // The digit is in none of the three masks (it was allowed), so
+            // clearing it afterwards restores them exactly.
+            self.used[row] |= bit;
+            self.used[col] |= bit;
+            self.used[bx] |= bit;
+            let first = if pos == 0 { d } else { first };
+            self.dfs(pos + 1, rule.rest_after(rest, d), first);
+            self.used[row] &= !bit;
+            self.used[col] &= !bit;
+            self.used[bx] &= !bit;
+            if self.overflow {
+                return;
+            }
+        }
+    }
+
+    /// Tries each of the `allowed` digits in cell `pos`, the last but one, and
+    /// records the assignments it completes. The last cell's digits are the
+    /// ones it has free before `pos` is placed, less `pos`'s digit if the two
+    /// cells see each other, so the houses' masks are not updated here.
+    #[inline(always)]
+    fn penultimate(&mut self, rule: Rule, pos: usize, mut allowed: u16, rest: u64, first: u64) {
+        let last = pos + 1;
+        let free = self.free(last);
+        let (a, b) = (self.houses[pos], self.houses[last]);
+        let sees = a[0] == b[0] || a[1] == b[1] || a[2] == b[2];
+        while allowed != 0 {
+            let bit = allowed & allowed.wrapping_neg();
+            allowed ^= bit;
+            if !self.visit() {
+                return;
+            }
+            let d = bit.trailing_zeros() as u64 + 1;
+            self.current[pos] = d as Digit;
+            let free = if sees { free & !bit } else { free };
+            let first = if pos == 0 { d } else { first };
+            let digits = free & rule.last_digits(rule.rest_after(rest, d), first);
+            self.leaves(rule, last, digits);
+            if self.overflow {
+                return;
+            }
+        }
+    }
+
+    /// Records the assignments completed by each of the `digits` in cell `pos`,
+    /// the last.
+    #[inline(always)]
+    fn leaves(&mut self, rule: Rule, pos: usize, mut digits: u16) {
+        while digits != 0 {
+            let bit = digits & digits.wrapping_neg();
+            digits ^= bit;
+            self.current[pos] = bit.trailing_zeros() as Digit + 1;
+            let row = &self.current[..rule.width];
+            if rule.checks_rows() && !rule.op.holds(row, rule.clue) {
                 continue;
             }
-            let s = sum + d as u64;
-            let p = product.saturating_mul(d as u64);
-            let prune = match self.op {
-                // the remaining cells add at least 1 and at most n each
-                Op::Add => s + left > self.clue || s + left * (self.n as u64) < self.clue,
-                Op::Mul => !self.clue.is_multiple_of(p),
-                Op::Given => d as u64 != self.clue,
-                Op::Sub | Op::Div => false,
-            };
-            if prune {
-                continue;
+            if self.found >= MAX_COMBINATIONS_PER_CAGE {
+                self.overflow = true;
+                return;
             }
-            self.current.push(d);
-            self.dfs(s, p);
-            self.current.pop();
+            self.found += 1;
+            self.out.extend_from_slice(row);
         }
     }
 }
 
 #[cfg(test)]
 mod tests {
-    use crate::{Cage, Op, Puzzle, Size};
+    use super::MAX_COMBINATIONS_PER_CAGE;
+    use crate::{Cage, CellId, Digit, ModelError, Op, Puzzle, Size};
 
     fn single_cage(n: usize, cells: &[(usize, usize)], op: Op, clue: u64) -> Vec<Vec<u8>> {
         let s = Size::new(n).unwrap();
@@ -229,5 +441,144 @@ mod tests {
     #[test]
     fn unreachable_clue_has_no_combinations() {
         assert!(single_cage(4, &[(0, 0), (0, 1)], Op::Add, 9).is_empty());
+    }
+
+    /// A puzzle of `n`×`n` (KenDoku with `boxes` when given) whose first cage is
+    /// `shape` with `op` and `clue`; every other cell is a given 1.
+    fn puzzle_with(
+        n: usize,
+        boxes: Option<(usize, usize)>,
+        shape: &[(usize, usize)],
+        op: Op,
+        clue: u64,
+    ) -> (Puzzle, Vec<CellId>) {
+        let s = Size::new(n).unwrap();
+        let cells: Vec<_> = shape.iter().map(|&(r, c)| s.cell(r, c)).collect();
+        let mut cages = vec![Cage::new(cells.clone(), op, clue)];
+        cages.extend(
+            s.cells()
+                .filter(|c| !cells.contains(c))
+                .map(|c| Cage::new(vec![c], Op::Given, 1)),
+        );
+        let p = match boxes {
+            Some((br, bc)) => Puzzle::new_kendoku(s, cages, br, bc).unwrap(),
+            None => Puzzle::new(s, cages).unwrap(),
+        };
+        let cells = p.cage(p.cage_of(cells[0])).cells.clone();
+        (p, cells)
+    }
+
+    /// Every digit tuple of the cells (first cell slowest, digits ascending) in
+    /// which no two cells that see each other share a digit.
+    fn brute_force_tuples(p: &Puzzle, cells: &[CellId]) -> Vec<Vec<Digit>> {
+        let n = p.size().get();
+        let width = cells.len();
+        let mut out = Vec::new();
+        for code in 0..n.pow(width as u32) {
+            let mut t = vec![0; width];
+            let mut rest = code;
+            for d in t.iter_mut().rev() {
+                *d = (rest % n + 1) as Digit;
+                rest /= n;
+            }
+            let clash =
+                (0..width).any(|i| (0..i).any(|j| t[i] == t[j] && p.sees(cells[i], cells[j])));
+            if !clash {
+                out.push(t);
+            }
+        }
+        out
+    }
+
+    /// The enumerator against a from-scratch brute force: every digit tuple of
+    /// the cage that keeps the clash rule, checked with `Op::holds`, in the same
+    /// order. Every shape and operation on 6×6 (with and without 2×3 KenDoku
+    /// boxes) and on 16×16, every clue that has combinations and some that do not.
+    #[test]
+    fn same_rows_as_brute_force() {
+        let shapes6: Vec<Vec<(usize, usize)>> = vec![
+            vec![(0, 0)],
+            vec![(0, 0), (0, 1)],
+            vec![(0, 0), (1, 0)],
+            vec![(1, 2), (1, 3)],
+            vec![(0, 0), (0, 1), (0, 2)],
+            vec![(0, 2), (0, 3), (0, 4)],
+            vec![(0, 0), (0, 1), (1, 0)],
+            vec![(0, 0), (0, 1), (1, 1)],
+            vec![(1, 2), (2, 2), (2, 3)],
+            vec![(0, 0), (0, 1), (1, 0), (1, 1)],
+            vec![(1, 2), (1, 3), (2, 2), (2, 3)],
+            vec![(0, 0), (0, 1), (1, 1), (1, 2)],
+            vec![(0, 0), (1, 0), (2, 0), (3, 0)],
+            vec![(0, 0), (0, 1), (0, 2), (1, 0), (1, 1)],
+            vec![(1, 1), (1, 2), (1, 3), (2, 3), (3, 3)],
+        ];
+        let clues6: Vec<u64> = (0..=40).chain([48, 60, 72, 120, 360, 720, 1000]).collect();
+        let shapes16: Vec<Vec<(usize, usize)>> = vec![
+            vec![(15, 15)],
+            vec![(3, 14), (3, 15)],
+            vec![(0, 0), (1, 0), (1, 1)],
+        ];
+        let clues16: Vec<u64> = (0..=48)
+            .chain([60, 64, 120, 210, 240, 256, 3360, u64::MAX])
+            .collect();
+        let cases = [
+            (6, None, &shapes6, &clues6),
+            (6, Some((2, 3)), &shapes6, &clues6),
+            (16, None, &shapes16, &clues16),
+            (16, Some((4, 4)), &shapes16, &clues16),
+        ];
+        let mut checked = 0;
+        let mut rows = 0;
+        for (n, boxes, shapes, clues) in cases {
+            for shape in shapes.iter() {
+                let (p, cells) = puzzle_with(n, boxes, shape, Op::Add, 1);
+                let tuples = brute_force_tuples(&p, &cells);
+                for op in [Op::Add, Op::Sub, Op::Mul, Op::Div] {
+                    for &clue in clues.iter() {
+                        let (p, cells) = puzzle_with(n, boxes, shape, op, clue);
+                        let id = p.cage_of(cells[0]);
+                        let op = p.cage(id).op;
+                        let expected: Vec<Digit> = tuples
+                            .iter()
+                            .filter(|t| op.holds(t, clue))
+                            .flatten()
+                            .copied()
+                            .collect();
+                        let t = p.combinations(id).unwrap();
+                        let what = format!("{n}x{n} {boxes:?} {shape:?} {op} {clue}");
+                        assert_eq!(t.width(), cells.len(), "{what}");
+                        assert_eq!(t.len() * t.width(), expected.len(), "{what}");
+                        assert_eq!(t.live_count(), t.len(), "{what}");
+                        let got: Vec<Digit> =
+                            (0..t.len()).flat_map(|i| t.row(i).to_vec()).collect();
+                        assert_eq!(got, expected, "{what}");
+                        checked += 1;
+                        rows += t.len();
+                    }
+                }
+            }
+        }
+        assert!(
+            checked > 5000 && rows > 30_000,
+            "{checked} cages, {rows} rows"
+        );
+    }
+
+    #[test]
+    fn a_cage_too_large_to_enumerate_is_an_error() {
+        // 2×5 cells of a 16×16 adding to the middle: tens of millions of rows.
+        let shape: Vec<_> = (0..2).flat_map(|r| (0..5).map(move |c| (r, c))).collect();
+        let (p, cells) = puzzle_with(16, None, &shape, Op::Add, 85);
+        let id = p.cage_of(cells[0]);
+        match p.combinations(id) {
+            Err(ModelError::TooManyCombinations {
+                cage, clue, limit, ..
+            }) => {
+                assert_eq!((cage, clue), (id.index(), 85));
+                assert_eq!(limit, MAX_COMBINATIONS_PER_CAGE);
+            }
+            other => panic!("expected TooManyCombinations, got {other:?}"),
+        }
     }
 }

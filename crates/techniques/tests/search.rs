@@ -395,7 +395,7 @@ fn timing_by_size() {
         "µs per puzzle, best of 7 runs each. full = solve(); search only = \
          count_solutions_with() on prebuilt model tables; tables only = \
          Puzzle::combinations() for every cage (the model's enumerator, which solve() \
-         does not use). root% = solved without branching; nodes: median, max. \
+         calls first). root% = solved without branching; nodes: median, max. \
          16* = generated 16×16 dominoes (not Tatham)."
     );
     slowest.sort();

@@ -5,9 +5,8 @@
 //! `u16` masks, live combinations as `u64` words) because the inner loops run
 //! millions of times on hard puzzles and must not chase pointers or allocate.
 
-use super::enumerate::CageEnumerator;
 use bitvec::field::BitField;
-use kenken_model::{Combinations, Digit, Digits, ModelError, Puzzle};
+use kenken_model::{Combinations, Digit, Digits, Puzzle};
 
 /// Where a cage's data lives in the flat vectors of [`Layout`].
 #[derive(Clone, Copy, Debug)]
@@ -95,45 +94,21 @@ impl Layout {
                 lay.cages[g].width,
                 "combination table {g} does not have its cage's width"
             );
-            let mut count = 0;
-            // The live set 64 bits at a time: `BitVec::iter_ones` costs more than
-            // the rest of the copy on a cage with thousands of combinations.
-            for (w, chunk) in table.live.chunks(64).enumerate() {
-                let base = w * 64;
-                let mut word: u64 = chunk.load_le();
-                while word != 0 {
-                    let i = base + word.trailing_zeros() as usize;
-                    word &= word - 1;
-                    let start = lay.combo_bits.len();
-                    let mut fits = true;
-                    for &d in table.row(i) {
-                        fits &= (1..=n).contains(&(d as usize));
-                        lay.combo_bits.push(1u16 << (d.wrapping_sub(1) & 15));
-                    }
-                    if fits {
-                        count += 1;
-                    } else {
-                        // A digit outside the grid can never be placed: drop the row.
-                        lay.combo_bits.truncate(start);
-                    }
-                }
-            }
+            // Fixed widths for the usual cage sizes, so that a row is a few moves.
+            let out = &mut lay.combo_bits;
+            let count = match table.width() {
+                1 => copy_live_rows::<1>(table, n, out),
+                2 => copy_live_rows::<2>(table, n, out),
+                3 => copy_live_rows::<3>(table, n, out),
+                4 => copy_live_rows::<4>(table, n, out),
+                5 => copy_live_rows::<5>(table, n, out),
+                6 => copy_live_rows::<6>(table, n, out),
+                _ => copy_live_rows::<0>(table, n, out),
+            };
             lay.set_count(g, count);
         }
         lay.finish();
         lay
-    }
-
-    /// Flattens `puzzle`, enumerating every cage's combinations.
-    pub(super) fn enumerate(puzzle: &Puzzle) -> Result<Layout, ModelError> {
-        let mut lay = Layout::skeleton(puzzle, 0);
-        let mut e = CageEnumerator::new();
-        for g in 0..lay.cages.len() {
-            let count = e.enumerate(puzzle, g, &mut lay.combo_bits)?;
-            lay.set_count(g, count);
-        }
-        lay.finish();
-        Ok(lay)
     }
 
     /// Everything but the combinations.
@@ -565,6 +540,53 @@ impl Layout {
             }
         }
     }
+}
+
+/// Appends the live rows of `table` to `out` as digit bits, dropping the rows with
+/// a digit outside 1..=`n` (it could never be placed); returns how many it copied.
+/// `W` is the table's width, or 0 for any width.
+fn copy_live_rows<const W: usize>(table: &Combinations, n: usize, out: &mut Vec<u16>) -> usize {
+    let bit = |d: Digit, outside: &mut bool| {
+        let k = d.wrapping_sub(1);
+        *outside |= k as usize >= n;
+        1u16 << (k & 15)
+    };
+    let mut count = 0;
+    let mut copy = |row: &[Digit]| {
+        let mut outside = false;
+        if W == 0 {
+            let start = out.len();
+            out.extend(row.iter().map(|&d| bit(d, &mut outside)));
+            if outside {
+                out.truncate(start);
+                return;
+            }
+        } else {
+            let row: &[Digit; W] = row.try_into().expect("rows have the table's width");
+            let bits = row.map(|d| bit(d, &mut outside));
+            if outside {
+                return;
+            }
+            out.extend_from_slice(&bits);
+        }
+        count += 1;
+    };
+    if table.live.all() {
+        // A fresh table (all of `count_solutions`' and the grader's): no bits to read.
+        (0..table.len()).for_each(|i| copy(table.row(i)));
+    } else {
+        // The live set 64 bits at a time: `BitVec::iter_ones` costs more than the rest
+        // of the copy on a cage with thousands of combinations.
+        for (w, chunk) in table.live.chunks(64).enumerate() {
+            let mut word: u64 = chunk.load_le();
+            while word != 0 {
+                let row = table.row(w * 64 + word.trailing_zeros() as usize);
+                word &= word - 1;
+                copy(row);
+            }
+        }
+    }
+    count
 }
 
 /// Narrows `cand[cell]` to `mask`, queueing the cell (and noting the removed digits

@@ -21,10 +21,8 @@
 //!   puzzles, up to Unreasonable, are solved at the root by this alone;
 //! * branch on the cage with the fewest live combinations.
 //!
-//! The combination tables are enumerated here too (`enumerate.rs`), straight into
-//! the search's flat layout: the same tables as
-//! [`kenken_model::Combinations::enumerate`], built in a fraction of its time, which
-//! matters because building the tables costs as much as the search itself.
+//! The combination tables are the model's ([`kenken_model::Combinations::enumerate`]),
+//! copied into the search's flat layout (live combinations only, as digit bits).
 //!
 //! Nothing in the search loop allocates: every buffer is sized when the search
 //! starts (state levels are added only when the search first gets deeper).
@@ -35,7 +33,6 @@
 //! milliseconds, but an occasional one takes seconds.
 
 mod engine;
-mod enumerate;
 #[cfg(test)]
 mod tests;
 
@@ -82,8 +79,11 @@ impl SearchOutcome {
 /// (a cage too large to enumerate, [`ModelError::TooManyCombinations`]). An
 /// unreachable clue is not an error: the puzzle is then [`Verdict::Impossible`].
 pub fn count_solutions(puzzle: &Puzzle, limit: usize) -> Result<SearchOutcome, ModelError> {
-    let layout = engine::Layout::enumerate(puzzle)?;
-    Ok(run(&layout, None, limit))
+    let mut tables = Vec::with_capacity(puzzle.cages().len());
+    for g in puzzle.cage_ids() {
+        tables.push(puzzle.combinations(g)?);
+    }
+    Ok(count_solutions_with(puzzle, &tables, None, limit))
 }
 
 /// Solves `puzzle`: the first solution and whether it is unique.
