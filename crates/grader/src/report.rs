@@ -8,6 +8,7 @@ use serde::Serialize;
 use std::borrow::Cow;
 use std::collections::BTreeMap;
 use std::io::{self, Write};
+use std::time::Duration;
 
 /// Prints a report and a line break on stdout.
 pub fn print(text: &str) -> anyhow::Result<()> {
@@ -217,8 +218,16 @@ struct NdjsonRow<'a> {
     depth: Option<usize>,
     #[serde(skip_serializing_if = "Option::is_none")]
     cc_steps: Option<usize>,
+    /// `--times`: the grading time in milliseconds.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    ms: Option<f64>,
     #[serde(skip_serializing_if = "Option::is_none")]
     error: Option<&'a str>,
+}
+
+/// A duration in milliseconds, to the microsecond.
+fn millis(d: Duration) -> f64 {
+    (d.as_secs_f64() * 1e6).round() / 1e3
 }
 
 /// Writes one NDJSON row.
@@ -227,6 +236,7 @@ pub fn write_ndjson(
     index: usize,
     puzzle: &str,
     outcome: &Outcome,
+    took: Option<Duration>,
 ) -> io::Result<()> {
     let (normal, cc) = outcome.runs();
     let row = NdjsonRow {
@@ -239,20 +249,26 @@ pub fn write_ndjson(
         steps: normal.map(|r| r.steps),
         depth: cc.map(|r| r.depth),
         cc_steps: cc.map(|r| r.steps),
+        ms: took.map(millis),
         error: outcome.error(),
     };
     serde_json::to_writer(&mut *out, &row)?;
     out.write_all(b"\n")
 }
 
-/// The reference's TSV header for a mode, plus our `Error` column.
-pub fn write_tsv_header(out: &mut impl Write, mode: Mode) -> io::Result<()> {
+/// The reference's TSV header for a mode, plus `Ms` (with `--times`) and our `Error`
+/// column.
+pub fn write_tsv_header(out: &mut impl Write, mode: Mode, times: bool) -> io::Result<()> {
     let columns = match mode {
         Mode::N => "Max\tTotal",
         Mode::C => "Max Depth\tSteps",
         Mode::B => "Max\tTotal\tMax Depth\tSteps",
     };
-    writeln!(out, "Puzzle #\tPuzzle String\tSuccess\t{columns}\tError")
+    let ms = if times { "\tMs" } else { "" };
+    writeln!(
+        out,
+        "Puzzle #\tPuzzle String\tSuccess\t{columns}{ms}\tError"
+    )
 }
 
 /// One TSV row: ratings in the reference's style (one decimal at most), empty cells
@@ -263,6 +279,7 @@ pub fn write_tsv(
     index: usize,
     puzzle: &str,
     outcome: &Outcome,
+    took: Option<Duration>,
 ) -> io::Result<()> {
     let (normal, cc) = outcome.runs();
     write!(
@@ -282,6 +299,9 @@ pub fn write_tsv(
             Some(r) => write!(out, "\t{}\t{}", r.depth, r.steps)?,
             None => out.write_all(b"\t\t")?,
         }
+    }
+    if let Some(took) = took {
+        write!(out, "\t{}", millis(took))?;
     }
     writeln!(out, "\t{}", tsv_field(outcome.error().unwrap_or("")))
 }

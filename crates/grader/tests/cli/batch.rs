@@ -550,3 +550,34 @@ fn timeout_ends_a_slow_puzzle_and_the_batch_goes_on() {
         assert!(stderr(&out).contains("--timeout"), "{}", stderr(&out));
     }
 }
+
+#[test]
+fn times_add_a_column_and_change_nothing_else() {
+    let input = json_array(&ROWS.iter().take(20).map(|r| r.puzzle).collect::<Vec<_>>());
+    let plain = ok(grader_stdin(&["batch", "-", "--mode", "b"], &input));
+    let timed = ok(grader_stdin(
+        &["batch", "-", "--mode", "b", "--times"],
+        &input,
+    ));
+    let mut plain_lines = plain.lines();
+    let mut timed_lines = timed.lines();
+    assert_eq!(
+        timed_lines.next().unwrap(),
+        "Puzzle #\tPuzzle String\tSuccess\tMax\tTotal\tMax Depth\tSteps\tMs\tError"
+    );
+    plain_lines.next();
+    for (p, t) in plain_lines.zip(timed_lines) {
+        let mut cells: Vec<&str> = t.split('\t').collect();
+        let ms: f64 = cells.remove(7).parse().expect("Ms is a number");
+        assert!(ms >= 0.0);
+        assert_eq!(cells.join("\t"), p);
+    }
+    let rows = ndjson_rows(&ok(grader_stdin(
+        &["batch", "-", "--format", "ndjson", "--times"],
+        &input,
+    )));
+    assert_eq!(rows.len(), ROWS.len().min(20));
+    assert!(rows
+        .iter()
+        .all(|r| r["ms"].as_f64().is_some_and(|ms| ms >= 0.0)));
+}
