@@ -202,7 +202,8 @@ fn grade_puzzle(text: &str, runs: &Runs) -> Outcome {
         Ok(i) => i,
         Err(e) => return Outcome::Invalid(e.to_string()),
     };
-    let grader = match Grader::new(&imported.puzzle) {
+    // The runs' deadline bounds the solution count too.
+    let grader = match Grader::with_deadline(&imported.puzzle, runs.deadline()) {
         Ok(g) => g,
         Err(e) => return Outcome::Invalid(format!("the puzzle cannot be graded: {e}")),
     };

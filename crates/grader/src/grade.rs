@@ -5,7 +5,7 @@
 use crate::convert::FromFormat;
 use crate::exit::BAD_INPUT;
 use crate::input::load_puzzle;
-use crate::ladder_args::{LadderArgs, Mode};
+use crate::ladder_args::{LadderArgs, Mode, Runs};
 use crate::report::{grid_rows, grid_text, print, status_explained, step_line, StepJson};
 use clap::Args;
 use kenken_formats::Format;
@@ -41,7 +41,9 @@ pub fn run(args: GradeArgs) -> anyhow::Result<ExitCode> {
         Ok(loaded) => loaded,
         Err(code) => return Ok(code),
     };
-    let grader = match Grader::new(&imported.puzzle) {
+    // One clock for the whole puzzle: the solution count and the runs.
+    let runs = args.ladder.runs().starting_now();
+    let grader = match Grader::with_deadline(&imported.puzzle, runs.deadline()) {
         Ok(g) => g,
         Err(e) => {
             eprintln!("grader grade: error: the puzzle cannot be graded: {e}");
@@ -50,9 +52,9 @@ pub fn run(args: GradeArgs) -> anyhow::Result<ExitCode> {
     };
     let puzzle = input.text.trim();
     let text = if args.hint {
-        hint(&grader, puzzle, &args)?
+        hint(&grader, puzzle, &args, &runs)?
     } else {
-        log(&grader, puzzle, &args)?
+        log(&grader, puzzle, &args, &runs)?
     };
     print(&text)?;
     Ok(ExitCode::SUCCESS)
@@ -79,9 +81,8 @@ struct GradeJson<'a> {
 
 /// The whole log (or its JSON document): the steps of mode n's run (mode c's in
 /// mode c), and in modes c and b mode c's max depth and step count.
-fn log(grader: &Grader, puzzle: &str, args: &GradeArgs) -> anyhow::Result<String> {
+fn log(grader: &Grader, puzzle: &str, args: &GradeArgs, runs: &Runs) -> anyhow::Result<String> {
     let size = grader.puzzle().size();
-    let runs = args.ladder.runs().starting_now();
     let grade = grader.grade(runs.shown(), true);
     if let Some(i) = grade.unsound_step {
         eprintln!(
@@ -146,7 +147,7 @@ struct HintJson<'a> {
     puzzle: &'a str,
     size: usize,
     /// `unsolved` with the next step; otherwise why there is none: `solved` (by
-    /// propagation alone), `stuck`, `ambiguous`, `impossible`.
+    /// propagation alone), `stuck`, `ambiguous`, `impossible`, `timeout`.
     status: &'static str,
     step: Option<StepJson>,
 }
@@ -159,21 +160,23 @@ enum Hint {
     Stuck,
     Ambiguous,
     Impossible,
-    /// `--timeout` passed before a step was found.
+    /// `--timeout` passed before a step was found (or before the solution count
+    /// was done).
     TimedOut,
 }
 
 /// The next step from the start (after propagation), or why there is none.
-fn hint(grader: &Grader, puzzle: &str, args: &GradeArgs) -> anyhow::Result<String> {
+fn hint(grader: &Grader, puzzle: &str, args: &GradeArgs, runs: &Runs) -> anyhow::Result<String> {
     let size = grader.puzzle().size();
     let (state, _singles) = grader.start();
-    let found = if grader.verdict() == Verdict::Impossible {
+    let found = if grader.verdict() == Verdict::Unknown {
+        Hint::TimedOut
+    } else if grader.verdict() == Verdict::Impossible {
         Hint::Impossible
     } else if state.is_solved() {
         Hint::Solved
     } else {
-        let options = args.ladder.runs().starting_now().shown();
-        let mut ctx = Context::new(options, grader.layout().cage_count());
+        let mut ctx = Context::new(runs.shown(), grader.layout().cage_count());
         match ladder::next_step(&state, &mut ctx) {
             Some(step) => Hint::Next(step),
             None if ctx.timed_out() => Hint::TimedOut,

@@ -33,9 +33,10 @@ pub struct LadderArgs {
     /// The largest number of cages a cage-combination step may combine.
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u8).range(2..=8))]
     pub max_depth: Option<u8>,
-    /// Give up on a puzzle after this many seconds (fractions allowed): its runs
-    /// end with status `timeout` and the ratings reached so far. The exhaustive
-    /// solution count that comes first is not interrupted.
+    /// Give up on a puzzle after this many seconds (fractions allowed), counted from
+    /// when its grading starts: its runs end with status `timeout` and the ratings
+    /// reached so far. The exhaustive solution count that comes first is bounded
+    /// too; when it runs out of time the status is `timeout` with no ratings.
     #[arg(long, value_name = "SECONDS", value_parser = parse_timeout)]
     pub timeout: Option<Duration>,
 }
@@ -101,6 +102,11 @@ impl Runs {
             cc: with_deadline(self.cc),
             timeout: self.timeout,
         }
+    }
+
+    /// The runs' deadline (set by [`Runs::starting_now`] with `--timeout`).
+    pub fn deadline(&self) -> Option<Instant> {
+        self.normal.or(self.cc).and_then(|o| o.deadline)
     }
 
     /// The run whose steps a one-puzzle report shows: mode n's, or mode c's in

@@ -52,6 +52,8 @@ pub fn run(args: SolveArgs) -> anyhow::Result<ExitCode> {
         Verdict::Unique => "unique",
         Verdict::Ambiguous => "ambiguous",
         Verdict::Impossible => "impossible",
+        // Only a search given a deadline stops early; this one has none.
+        Verdict::Unknown => "unknown",
     };
     let text = if args.json {
         serde_json::to_string(&SolveJson {

@@ -6,6 +6,7 @@ use crate::{ladder, Context, Layout, Options, Rating, State, Step, TechniqueKind
 use kenken_model::{CageId, Digit, ModelError, Puzzle};
 use std::fmt;
 use std::sync::Arc;
+use std::time::Instant;
 
 /// How a grading run ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -19,7 +20,8 @@ pub enum Status {
     /// The puzzle has several solutions (so the ladder, which only removes what no
     /// solution uses, gets stuck).
     Ambiguous,
-    /// The options' deadline passed first; the ratings are those reached so far.
+    /// The deadline passed first (the options' or, before any step, the
+    /// [`Grader::with_deadline`] one); the ratings are those reached so far.
     TimedOut,
 }
 
@@ -73,6 +75,10 @@ impl Grade {
 
 /// A puzzle ready to be graded: its layout (combination tables) and the exhaustive
 /// search's verdict, shared by every mode's run.
+///
+/// When that search was cut short by [`Grader::with_deadline`]'s deadline, the
+/// verdict is [`Verdict::Unknown`] and every run ends at once with
+/// [`Status::TimedOut`].
 #[derive(Clone, Debug)]
 pub struct Grader {
     layout: Arc<Layout>,
@@ -84,10 +90,21 @@ pub struct Grader {
 }
 
 impl Grader {
-    /// Builds the combination tables and counts solutions (up to 2).
+    /// Builds the combination tables and counts solutions (up to 2), however long
+    /// that takes.
     pub fn new(puzzle: &Puzzle) -> Result<Grader, ModelError> {
+        Grader::with_deadline(puzzle, None)
+    }
+
+    /// [`Grader::new`] whose solution count gives up once `deadline` has passed
+    /// (see [`search::count_solutions_with_deadline`]): the verdict is then
+    /// [`Verdict::Unknown`], [`Grader::solution`] is `None` and [`Grader::grade`]
+    /// ends at once with [`Status::TimedOut`]. Pass the runs' own deadline
+    /// ([`Options::deadline`]) to bound the whole puzzle.
+    pub fn with_deadline(puzzle: &Puzzle, deadline: Option<Instant>) -> Result<Grader, ModelError> {
         let layout = Arc::new(Layout::new(puzzle)?);
-        let outcome = search::count_solutions_with(puzzle, &layout.tables, None, 2);
+        let outcome =
+            search::count_solutions_with_deadline(puzzle, &layout.tables, None, 2, deadline);
         let mut state = State::from_layout(Arc::clone(&layout));
         let start = state.propagate().ok().map(|singles| {
             state.take_changed_cages();
@@ -137,6 +154,10 @@ impl Grader {
     /// Runs the ladder. With `check`, every step is verified against the unique
     /// solution and the first one that removes it is reported in
     /// [`Grade::unsound_step`].
+    ///
+    /// When the verdict is [`Verdict::Unknown`] (the solution count ran out of
+    /// time), ends at once with [`Status::TimedOut`]: ratings 0, the propagated
+    /// start's singles and grid.
     pub fn grade(&self, options: Options, check: bool) -> Grade {
         let mut ctx = Context::new(options, self.layout.cage_count());
         let truth = if check {
@@ -147,9 +168,19 @@ impl Grader {
         let mut steps = Vec::new();
         let mut unsound_step = None;
         let (mut state, mut status) = match &self.start {
+            // No verdict to end a run with: the deadline is as good as passed.
+            Some((state, singles)) if self.verdict == Verdict::Unknown => {
+                steps.extend(singles.iter().cloned());
+                (state.clone(), Some(Status::TimedOut))
+            }
             Some((state, singles)) => {
                 steps.extend(singles.iter().cloned());
                 (state.clone(), None)
+            }
+            None if self.verdict == Verdict::Unknown => {
+                let mut state = State::from_layout(Arc::clone(&self.layout));
+                let _ = state.propagate();
+                (state, Some(Status::TimedOut))
             }
             None => {
                 // Propagation fails: report the grid where it stopped.
@@ -169,6 +200,8 @@ impl Grader {
                     Verdict::Impossible => Status::Impossible,
                     Verdict::Ambiguous => Status::Ambiguous,
                     Verdict::Unique => Status::Stuck,
+                    // (Not reached: such a run ends before its first step.)
+                    Verdict::Unknown => Status::TimedOut,
                 });
                 break;
             };

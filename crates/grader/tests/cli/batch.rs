@@ -581,3 +581,62 @@ fn times_add_a_column_and_change_nothing_else() {
         .iter()
         .all(|r| r["ms"].as_f64().is_some_and(|ms| ms >= 0.0)));
 }
+
+/// A 9×9 made mostly of six-cell `+` cages: the exhaustive solution count that
+/// comes before any grading (two solutions would end it) takes well over 20
+/// seconds on its own.
+const SIX_CELL_CAGES_9: &str = "# 9\n+ 27 F9 F8 G9 G8 E8 E9\n+ 31 H5 I5 G5 I6 H4 F5\n\
+    + 32 F3 F2 E3 G2 G3 E2\n+ 21 A3 A2 B2 B3 A1 B1\n+ 28 E4 E5 F4 G4 D4 D5\n\
+    + 26 D2 C2 C3 C1 D3 D1\n+ 38 B7 A7 C7 B8 B6 A8\n+ 28 E7 E6 D7 F6 G6 F7\n\
+    + 36 G1 H1 I1 H2 F1 H3\n+ 34 A9 B9 C9 D9 C8 D8\n+ 31 D6 C6 C5 B5 A5 B4\n+ 5 A6\n\
+    + 31 G7 H7 I7 I8 I9 H9\n+ 3 A4\n+ 9 E1\n+ 13 I2 I3 I4\n+ 3 H6\n+ 1 H8\n+ 8 C4\n";
+
+#[test]
+fn timeout_also_bounds_the_solution_count() {
+    let easy = ROWS[0].puzzle;
+    let input = json_array(&[SIX_CELL_CAGES_9, easy]);
+    let started = Instant::now();
+    let out = grader_stdin(
+        &[
+            "batch",
+            "-",
+            "--mode",
+            "b",
+            "--format",
+            "ndjson",
+            "--timeout",
+            "0.3",
+        ],
+        &input,
+    );
+    // Generous: without the deadline on the count, this takes minutes.
+    assert!(started.elapsed() < Duration::from_secs(60));
+    assert!(out.status.success(), "{}", stderr(&out));
+    let rows = ndjson_rows(&stdout(&out));
+    assert_eq!(rows[0]["status"], "timeout");
+    assert_eq!(rows[0]["success"], false);
+    assert_eq!(rows[0]["max"], 0.0);
+    assert_eq!(
+        rows[1]["status"], "solved",
+        "the next puzzle is graded as usual"
+    );
+    assert!(stderr(&out).contains("1 puzzle(s) reached --timeout"));
+
+    // grade and grade --hint stop there too, claiming nothing about solutions.
+    let started = Instant::now();
+    let out = grader_stdin(
+        &["grade", "-", "--timeout", "0.3", "--json"],
+        SIX_CELL_CAGES_9,
+    );
+    let doc: Value = serde_json::from_str(&ok(out)).unwrap();
+    assert_eq!(doc["status"], "timeout");
+    assert_eq!(doc["solution"], Value::Null);
+    let out = grader_stdin(
+        &["grade", "-", "--timeout", "0.3", "--hint", "--json"],
+        SIX_CELL_CAGES_9,
+    );
+    let doc: Value = serde_json::from_str(&ok(out)).unwrap();
+    assert_eq!(doc["status"], "timeout");
+    assert_eq!(doc["step"], Value::Null);
+    assert!(started.elapsed() < Duration::from_secs(60));
+}

@@ -30,13 +30,17 @@
 //! Cost: tens of microseconds for a 9×9 Tatham puzzle, tables included (the timing
 //! test in `tests/search.rs` prints the distribution). The search is exponential in
 //! the worst case: random 16×16 puzzles with cages of up to four cells mostly take
-//! milliseconds, but an occasional one takes seconds.
+//! milliseconds, but an occasional one takes seconds, and a 9×9 made of six-cell
+//! cages can take many minutes. [`count_solutions_with_deadline`] bounds that: the
+//! search looks at the clock every few hundred nodes and gives up at the deadline
+//! with [`Verdict::Unknown`].
 
 mod engine;
 #[cfg(test)]
 mod tests;
 
 use kenken_model::{Combinations, Digit, Digits, ModelError, Puzzle};
+use std::time::Instant;
 
 /// What the search proved about the number of solutions.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
@@ -47,18 +51,25 @@ pub enum Verdict {
     Unique,
     /// At least two solutions.
     Ambiguous,
+    /// The deadline passed before the search was done, so it proved nothing about
+    /// the count: only [`SearchOutcome::solutions_found`] (and
+    /// [`SearchOutcome::solution`]) say what it had found by then, a lower bound.
+    /// Only a search given a deadline ends this way.
+    Unknown,
 }
 
 /// The result of a search.
 #[derive(Clone, PartialEq, Eq, Debug)]
 pub struct SearchOutcome {
     pub verdict: Verdict,
-    /// Solutions found before the search ended (at most the effective limit).
+    /// Solutions found before the search ended (at most the effective limit; a
+    /// lower bound when the verdict is [`Verdict::Unknown`]).
     pub solutions_found: usize,
     /// First solution found, digits in reading order.
     pub solution: Option<Vec<Digit>>,
     /// Search nodes: the root plus every branch tried (each one is a propagation to
     /// a fixed point). A machine-independent measure of how hard the search was.
+    /// 0 when the deadline had passed before the search started.
     pub nodes: u64,
 }
 
@@ -115,23 +126,44 @@ pub fn count_solutions_with(
     candidates: Option<&[Digits]>,
     limit: usize,
 ) -> SearchOutcome {
-    let layout = engine::Layout::from_tables(puzzle, tables);
-    run(&layout, candidates, limit)
+    count_solutions_with_deadline(puzzle, tables, candidates, limit, None)
 }
 
-fn run(layout: &engine::Layout, candidates: Option<&[Digits]>, limit: usize) -> SearchOutcome {
-    let mut search = engine::Search::new(layout, limit.max(2));
+/// [`count_solutions_with`] that gives up once `deadline` has passed (`None`: never,
+/// the same as [`count_solutions_with`]).
+///
+/// The clock is read when the search starts and then every few hundred nodes, so
+/// the search ends within milliseconds of the deadline; a deadline already passed
+/// gives up before the root. A search cut short has the verdict
+/// [`Verdict::Unknown`] — whatever it had found by then: the count and the
+/// solution it reached are only a lower bound and a witness, never a claim of
+/// impossibility, uniqueness or ambiguity. A search that reaches `limit` or
+/// exhausts the space before the deadline is an ordinary one.
+///
+/// # Panics
+///
+/// As [`count_solutions_with`].
+pub fn count_solutions_with_deadline(
+    puzzle: &Puzzle,
+    tables: &[Combinations],
+    candidates: Option<&[Digits]>,
+    limit: usize,
+    deadline: Option<Instant>,
+) -> SearchOutcome {
+    let layout = engine::Layout::from_tables(puzzle, tables);
+    let mut search = engine::Search::new(&layout, limit.max(2), deadline);
     search.run(candidates);
-    let (solutions_found, solution, nodes) = search.into_results();
-    let verdict = match solutions_found {
+    let results = search.into_results();
+    let verdict = match results.solutions {
+        _ if results.interrupted => Verdict::Unknown,
         0 => Verdict::Impossible,
         1 => Verdict::Unique,
         _ => Verdict::Ambiguous,
     };
     SearchOutcome {
         verdict,
-        solutions_found,
-        solution,
-        nodes,
+        solutions_found: results.solutions,
+        solution: results.first,
+        nodes: results.nodes,
     }
 }
