@@ -173,6 +173,11 @@ impl Layout {
 
     /// Whether two cages can clash (some cell of one sees some cell of the other).
     #[inline]
+    /// The bit set (by cage index) of the cages `a` can clash with.
+    pub fn links_of(&self, a: CageId) -> &[u64] {
+        &self.cage_links[a.index() * self.link_words..(a.index() + 1) * self.link_words]
+    }
+
     pub fn linked(&self, a: CageId, b: CageId) -> bool {
         let b = b.index();
         self.cage_links[a.index() * self.link_words + b / 64] & (1 << (b % 64)) != 0

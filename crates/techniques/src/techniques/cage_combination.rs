@@ -15,7 +15,7 @@ use crate::{Context, Rating, State, Step, Technique, TechniqueKind};
 use kenken_model::CageId;
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
-use std::ops::RangeInclusive;
+use std::ops::{ControlFlow, RangeInclusive};
 use std::time::Instant;
 
 pub struct CageCombination;
@@ -53,6 +53,9 @@ pub struct Memory {
     /// The deepest level up to which every level from 2 found nothing since the
     /// last change (1: none). See [`has_cut_cage`] for what it allows.
     exhausted: usize,
+    /// The links between the cages of the last sorted list, which the searches at
+    /// the next levels over the same state reuse.
+    links: Option<(Vec<CageId>, ListLinks)>,
 }
 
 impl Memory {
@@ -66,6 +69,7 @@ impl Memory {
             barren: HashMap::default(),
             support: SupportCache::new(cage_count),
             exhausted: 1,
+            links: None,
         }
     }
 
@@ -104,9 +108,13 @@ impl Technique for CageCombination {
         let deadline = ctx.options.deadline;
         let mem = &mut ctx.combos;
         let list = unsolved_sorted(state);
+        let links = match mem.links.take() {
+            Some((old, links)) if old == list => links,
+            _ => ListLinks::of_list(state, &list),
+        };
         let mut sets = Sets {
-            state,
             list: &list,
+            links: &links,
             scratch: Scratch::new(state, &list, &mut mem.support, mem.clock, &mem.changed_at),
             clock: mem.clock,
             changed_at: &mem.changed_at,
@@ -140,7 +148,10 @@ impl Technique for CageCombination {
             let cages = mem.changed_at.len();
             sets.search_dirty(n, &mem.dirty[n * cages..(n + 1) * cages])
         };
-        if sets.timed_out {
+        let timed_out = sets.timed_out;
+        drop(sets);
+        mem.links = Some((list, links));
+        if timed_out {
             // Cut short: nothing is known about this level.
             ctx.timed_out = true;
             return None;
@@ -182,8 +193,8 @@ type Found = (Vec<usize>, Vec<CageId>, Vec<CageCut>);
 
 /// One search over the cage sets of a state.
 struct Sets<'a> {
-    state: &'a State,
     list: &'a [CageId],
+    links: &'a ListLinks,
     scratch: Scratch<'a>,
     clock: u32,
     changed_at: &'a [u32],
@@ -209,25 +220,20 @@ impl Sets<'_> {
         if n > m {
             return None;
         }
-        let first: Vec<usize> = (0..n).collect();
-        let start = start
-            .and_then(|s| first_at_or_after(&s, m))
-            .unwrap_or_else(|| first.clone());
-        let mut idx = start.clone();
-        loop {
-            if let Some(found) = self.try_set(&idx) {
-                return Some(found);
-            }
-            if self.timed_out {
-                return None;
-            }
-            if !next_combination(&mut idx, m) {
-                idx.clone_from(&first);
-            }
-            if idx == start {
-                return None;
-            }
+        let start = start.and_then(|s| first_at_or_after(&s, m));
+        let all: Vec<usize> = (0..m).collect();
+        let walk = Walk::new(self.links, &all);
+        let mut found = None;
+        // From `start` to the last set, then from the first set up to `start`.
+        let _ = walk.run(&mut Partial::default(), n, start.as_deref(), None, &mut |set| {
+            self.visit(set, &mut found)
+        });
+        if let Some(start) = start.filter(|_| found.is_none() && !self.timed_out) {
+            let _ = walk.run(&mut Partial::default(), n, None, Some(&start), &mut |set| {
+                self.visit(set, &mut found)
+            });
         }
+        found
     }
 
     /// Sets holding at least one dirty cage; each dirty cage (in list order) first,
@@ -236,7 +242,7 @@ impl Sets<'_> {
     fn search_dirty(&mut self, n: usize, dirty: &[bool]) -> Option<Found> {
         let m = self.list.len();
         let mut done: Vec<usize> = Vec::new();
-        let mut idx = Vec::with_capacity(n);
+        let mut found = None;
         for lead in 0..m {
             if !dirty[self.list[lead].index()] {
                 continue;
@@ -245,20 +251,12 @@ impl Sets<'_> {
                 .filter(|&i| i != lead && !done.contains(&i))
                 .collect();
             if others.len() >= n - 1 {
-                let mut pick: Vec<usize> = (0..n - 1).collect();
-                loop {
-                    idx.clear();
-                    idx.push(lead);
-                    idx.extend(pick.iter().map(|&p| others[p]));
-                    if let Some(found) = self.try_set(&idx) {
-                        return Some(found);
-                    }
-                    if self.timed_out {
-                        return None;
-                    }
-                    if !next_combination(&mut pick, others.len()) {
-                        break;
-                    }
+                let walk = Walk::new(self.links, &others);
+                let mut set = Partial::default();
+                set.push_fixed(&walk, lead);
+                let _ = walk.run(&mut set, n, None, None, &mut |set| self.visit(set, &mut found));
+                if found.is_some() || self.timed_out {
+                    return found;
                 }
             }
             done.push(lead);
@@ -266,7 +264,19 @@ impl Sets<'_> {
         None
     }
 
-    fn try_set(&mut self, idx: &[usize]) -> Option<Found> {
+    /// Tries one set of a walk: stops the walk when it removes something (kept in
+    /// `found`) or the deadline passed.
+    fn visit(&mut self, set: &Partial, found: &mut Option<Found>) -> ControlFlow<()> {
+        *found = self.try_set(&set.members[..set.len], &set.links);
+        if found.is_some() || self.timed_out {
+            ControlFlow::Break(())
+        } else {
+            ControlFlow::Continue(())
+        }
+    }
+
+    /// Checks a connected set (`links`: per member, the members it is linked with).
+    fn try_set(&mut self, idx: &[usize], links: &[u8; MAX_LEVEL]) -> Option<Found> {
         self.tried += 1;
         if self.tried.is_multiple_of(DEADLINE_EVERY)
             && self.deadline.is_some_and(|d| Instant::now() >= d)
@@ -281,11 +291,8 @@ impl Sets<'_> {
             cages[k] = self.list[i];
         }
         let cages = &cages[..idx.len()];
-        let links = links_within(self.state, cages);
-        if !connected(&links, all_of(cages.len())) {
-            return None;
-        }
-        if self.skip_cut_cages && has_cut_cage(&links, cages.len()) {
+        debug_assert!(connected(links, all_of(cages.len())));
+        if self.skip_cut_cages && has_cut_cage(links, cages.len()) {
             return None;
         }
         let key = set_key(cages);
@@ -304,6 +311,234 @@ impl Sets<'_> {
             return None;
         }
         Some((idx.to_vec(), cages.to_vec(), cuts))
+    }
+}
+
+/// The candidates of a walk over cage sets (positions in the list, ascending) and
+/// what the connectivity pruning needs: the links between list positions and, per
+/// candidate index, the bit set of the candidates from it on.
+struct Walk<'a> {
+    cand: &'a [usize],
+    links: &'a ListLinks,
+    /// `after[j * words..]`: the list positions of candidates `j..`.
+    after: Vec<u64>,
+}
+
+/// The links between the cages of a list, by list position: row i is the bit set
+/// of the positions linked with position i.
+#[derive(Clone, Debug)]
+struct ListLinks {
+    words: usize,
+    rows: Vec<u64>,
+}
+
+impl ListLinks {
+    /// Positions `0..m`, `linked(i, j)` saying whether i and j are linked.
+    #[cfg(test)]
+    fn new(m: usize, linked: impl Fn(usize, usize) -> bool) -> ListLinks {
+        let words = m.div_ceil(64).max(1);
+        let mut rows = vec![0u64; m * words];
+        for i in 0..m {
+            for j in (0..m).filter(|&j| j != i && linked(i, j)) {
+                rows[i * words + j / 64] |= 1 << (j % 64);
+            }
+        }
+        ListLinks { words, rows }
+    }
+
+    /// The links between the cages of `list`, read off the layout's.
+    fn of_list(state: &State, list: &[CageId]) -> ListLinks {
+        let layout = state.layout();
+        let words = list.len().div_ceil(64).max(1);
+        let mut position = vec![u32::MAX; layout.cage_count()];
+        for (i, c) in list.iter().enumerate() {
+            position[c.index()] = i as u32;
+        }
+        let mut rows = vec![0u64; list.len() * words];
+        for (i, &a) in list.iter().enumerate() {
+            for (w, &word) in layout.links_of(a).iter().enumerate() {
+                let mut bits = word;
+                while bits != 0 {
+                    let j = position[w * 64 + bits.trailing_zeros() as usize];
+                    bits &= bits - 1;
+                    if j != u32::MAX {
+                        rows[i * words + j as usize / 64] |= 1 << (j % 64);
+                    }
+                }
+            }
+        }
+        ListLinks { words, rows }
+    }
+
+    #[inline]
+    fn row(&self, i: usize) -> &[u64] {
+        &self.rows[i * self.words..(i + 1) * self.words]
+    }
+}
+
+impl<'a> Walk<'a> {
+    /// A walk choosing from `cand` (list positions, ascending).
+    fn new(links: &'a ListLinks, cand: &'a [usize]) -> Walk<'a> {
+        let words = links.words;
+        assert!(words <= MAX_WORDS, "at most 256 cages");
+        let mut after = vec![0u64; (cand.len() + 1) * words];
+        for j in (0..cand.len()).rev() {
+            let (head, tail) = after.split_at_mut((j + 1) * words);
+            head[j * words..].copy_from_slice(&tail[..words]);
+            head[j * words + cand[j] / 64] |= 1 << (cand[j] % 64);
+        }
+        Walk { cand, links, after }
+    }
+
+    /// Extends `set` to n members with candidates in lexicographic order, calling
+    /// `visit` on every completed set from `lo` (candidate indices, inclusive) up to
+    /// `hi` (exclusive); breaks when `visit` does or `hi` is reached. A set is not
+    /// extended when its linked groups cannot all be joined by the candidates after
+    /// its last member: every completion would be disconnected. (Completions may
+    /// still be: `visit` checks.)
+    fn run(
+        &self,
+        set: &mut Partial,
+        n: usize,
+        lo: Option<&[usize]>,
+        hi: Option<&[usize]>,
+        visit: &mut impl FnMut(&Partial) -> ControlFlow<()>,
+    ) -> ControlFlow<()> {
+        self.extend(set, 0, n, lo, hi, visit)
+    }
+
+    fn extend(
+        &self,
+        set: &mut Partial,
+        from: usize,
+        n: usize,
+        lo: Option<&[usize]>,
+        hi: Option<&[usize]>,
+        visit: &mut impl FnMut(&Partial) -> ControlFlow<()>,
+    ) -> ControlFlow<()> {
+        if set.len == n {
+            // Tight against `hi` all the way down: this is `hi` itself.
+            return match hi {
+                Some(_) => ControlFlow::Break(()),
+                None => visit(set),
+            };
+        }
+        let need = n - set.len;
+        let joiners = match set.len {
+            0 => None,
+            _ => match self.joiners(set, from) {
+                None => return ControlFlow::Continue(()),
+                joiners => joiners,
+            },
+        };
+        let depth = set.len - set.fixed;
+        let first = lo.map_or(from, |lo| lo[depth].max(from));
+        let last = hi.map_or(self.cand.len(), |hi| hi[depth] + 1);
+        for j in first..last.min((self.cand.len() + 1).saturating_sub(need)) {
+            // The last member must link with every group of the others.
+            if let Some(joiners) = joiners.filter(|_| need == 1) {
+                let pos = self.cand[j];
+                if joiners[pos / 64] & (1 << (pos % 64)) == 0 {
+                    continue;
+                }
+            }
+            set.push(self, j);
+            let child_lo = lo.filter(|lo| lo[depth] == j);
+            let child_hi = hi.filter(|hi| hi[depth] == j);
+            let flow = self.extend(set, j + 1, n, child_lo, child_hi, visit);
+            set.pop();
+            flow?;
+        }
+        ControlFlow::Continue(())
+    }
+
+    /// For a non-empty set, per linked group of its cages, the candidates from index
+    /// `from` on linked with the group: `None` when some group has none (no
+    /// completion of the set is connected), else the candidates linked with every
+    /// group (those that connect the set when added last).
+    fn joiners(&self, set: &Partial, from: usize) -> Option<[u64; MAX_WORDS]> {
+        let words = self.links.words;
+        let after = &self.after[from * words..(from + 1) * words];
+        let mut all = [u64::MAX; MAX_WORDS];
+        let mut left = all_of(set.len);
+        while left != 0 {
+            // The group of the first cage left.
+            let mut group = left & left.wrapping_neg();
+            let mut frontier = group;
+            while frontier != 0 {
+                let k = frontier.trailing_zeros() as usize;
+                frontier &= frontier - 1;
+                let new = set.links[k] & left & !group;
+                group |= new;
+                frontier |= new;
+            }
+            left &= !group;
+            let mut reach = [0u64; MAX_WORDS];
+            while group != 0 {
+                let k = group.trailing_zeros() as usize;
+                group &= group - 1;
+                for ((r, l), a) in reach.iter_mut().zip(self.links.row(set.members[k])).zip(after) {
+                    *r |= l & a;
+                }
+            }
+            if reach.iter().all(|&r| r == 0) {
+                return None;
+            }
+            for (x, r) in all.iter_mut().zip(reach) {
+                *x &= r;
+            }
+        }
+        Some(all)
+    }
+}
+
+/// Words of a bit set over the cages of a grid (at most 256 cells).
+const MAX_WORDS: usize = 4;
+
+/// A set being built by a walk: its list positions and, per member, the bit set of
+/// the members it is linked with.
+#[derive(Default)]
+struct Partial {
+    members: [usize; MAX_LEVEL],
+    links: [u8; MAX_LEVEL],
+    len: usize,
+    /// Members placed before the walk started (the lead of a dirty search).
+    fixed: usize,
+}
+
+impl Partial {
+    /// Adds list position `pos` before the walk starts (the lead of a dirty search).
+    fn push_fixed(&mut self, walk: &Walk, pos: usize) {
+        self.add(walk, pos);
+        self.fixed += 1;
+    }
+
+    /// Adds the walk's candidate `j`.
+    fn push(&mut self, walk: &Walk, j: usize) {
+        self.add(walk, walk.cand[j]);
+    }
+
+    fn add(&mut self, walk: &Walk, pos: usize) {
+        let k = self.len;
+        self.members[k] = pos;
+        self.links[k] = 0;
+        let row = walk.links.row(pos);
+        for t in 0..k {
+            let other = self.members[t];
+            if row[other / 64] & (1 << (other % 64)) != 0 {
+                self.links[k] |= 1 << t;
+                self.links[t] |= 1 << k;
+            }
+        }
+        self.len += 1;
+    }
+
+    fn pop(&mut self) {
+        self.len -= 1;
+        let bit = 1u8 << self.len;
+        for l in &mut self.links[..self.len] {
+            *l &= !bit;
+        }
     }
 }
 
@@ -368,6 +603,7 @@ fn first_at_or_after(s: &[usize], m: usize) -> Option<Vec<usize>> {
 }
 
 /// Advances to the next n-combination of 0..m; false after the last.
+#[cfg(test)]
 fn next_combination(idx: &mut [usize], m: usize) -> bool {
     let n = idx.len();
     for i in (0..n).rev() {
@@ -380,20 +616,6 @@ fn next_combination(idx: &mut [usize], m: usize) -> bool {
         }
     }
     false
-}
-
-/// For each cage of a set, the bit set of the set's cages it is linked with.
-fn links_within(state: &State, cages: &[CageId]) -> [u8; MAX_LEVEL] {
-    let layout = state.layout();
-    let mut links = [0u8; MAX_LEVEL];
-    for (i, &a) in cages.iter().enumerate() {
-        for (j, &b) in cages.iter().enumerate() {
-            if layout.linked(a, b) {
-                links[i] |= 1 << j;
-            }
-        }
-    }
-    links
 }
 
 /// The bit set of the first n cages of a set.
@@ -452,6 +674,109 @@ mod tests {
         assert_eq!(first_at_or_after(&[1, 5], 4), Some(vec![2, 3]));
         assert_eq!(first_at_or_after(&[3, 5], 4), None);
         assert_eq!(first_at_or_after(&[1, 2], 4), Some(vec![1, 2]));
+    }
+
+    /// Every n-combination of 0..m in lexicographic order.
+    fn all_combinations(m: usize, n: usize) -> Vec<Vec<usize>> {
+        let mut v: Vec<usize> = (0..n).collect();
+        let mut all = vec![v.clone()];
+        while next_combination(&mut v, m) {
+            all.push(v.clone());
+        }
+        all
+    }
+
+    /// The walk visits exactly the connected sets, in lexicographic order, within
+    /// its bounds, on pseudo-random graphs of every density.
+    #[test]
+    fn walks_visit_the_connected_sets_in_order() {
+        let mut seed = 0x2545_F491_4F6C_DD1Du64;
+        let mut random = move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        for round in 0..60 {
+            let m = 4 + round % 9;
+            let density = 1 + round % 5;
+            let mut edges = vec![false; m * m];
+            for i in 0..m {
+                for j in i + 1..m {
+                    let e = random() % 6 < density as u64;
+                    edges[i * m + j] = e;
+                    edges[j * m + i] = e;
+                }
+            }
+            let linked = |i: usize, j: usize| edges[i * m + j];
+            let is_connected = |set: &[usize]| {
+                let mut l = [0u8; MAX_LEVEL];
+                for (a, &x) in set.iter().enumerate() {
+                    for (b, &y) in set.iter().enumerate() {
+                        if linked(x, y) {
+                            l[a] |= 1 << b;
+                        }
+                    }
+                }
+                connected(&l, all_of(set.len()))
+            };
+            let all: Vec<usize> = (0..m).collect();
+            let links = ListLinks::new(m, linked);
+            let walk = Walk::new(&links, &all);
+            for n in 2..=m.min(5) {
+                let expected: Vec<Vec<usize>> = all_combinations(m, n)
+                    .into_iter()
+                    .filter(|s| is_connected(s))
+                    .collect();
+                let collect = |lo: Option<&[usize]>, hi: Option<&[usize]>| {
+                    let mut seen = Vec::new();
+                    let _ = walk.run(&mut Partial::default(), n, lo, hi, &mut |s| {
+                        for a in 0..s.len {
+                            for b in 0..s.len {
+                                let bit = s.links[a] & (1 << b) != 0;
+                                assert_eq!(bit, linked(s.members[a], s.members[b]));
+                            }
+                        }
+                        seen.push(s.members[..s.len].to_vec());
+                        ControlFlow::Continue(())
+                    });
+                    seen
+                };
+                assert_eq!(collect(None, None), expected, "m {m} n {n}");
+                // Split at a set (connected or not): [start, end) + [first, start).
+                let combos = all_combinations(m, n);
+                let start = &combos[random() as usize % combos.len()];
+                let mut both = collect(Some(start), None);
+                assert!(both.iter().all(|s| s >= start));
+                let before = collect(None, Some(start));
+                assert!(before.iter().all(|s| s < start));
+                both.extend(before);
+                both.sort();
+                assert_eq!(both, expected, "m {m} n {n} split at {start:?}");
+                // A fixed first member and candidates without it.
+                let lead = random() as usize % m;
+                let others: Vec<usize> = (0..m).filter(|&i| i != lead).collect();
+                let walk = Walk::new(&links, &others);
+                let mut set = Partial::default();
+                set.push_fixed(&walk, lead);
+                let mut seen = Vec::new();
+                let _ = walk.run(&mut set, n, None, None, &mut |s| {
+                    seen.push(s.members[..s.len].to_vec());
+                    ControlFlow::Continue(())
+                });
+                let mut led: Vec<Vec<usize>> = all_combinations(m - 1, n - 1)
+                    .into_iter()
+                    .map(|pick| {
+                        let mut s = vec![lead];
+                        s.extend(pick.iter().map(|&p| others[p]));
+                        s
+                    })
+                    .filter(|s| is_connected(s))
+                    .collect();
+                assert_eq!(seen, led, "m {m} n {n} lead {lead}");
+                led.clear();
+            }
+        }
     }
 
     /// Links of a set from an edge list (both directions).

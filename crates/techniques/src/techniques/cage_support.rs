@@ -458,13 +458,23 @@ impl<'a> Scratch<'a> {
             self.chosen[k] = u32::MAX;
             return false;
         }
-        for w in self.offset[j]..self.offset[j + 1] {
-            let mut bits = self.domains[base + w];
-            while bits != 0 {
-                let p = (w - self.offset[j]) as u32 * 64 + bits.trailing_zeros();
-                bits &= bits - 1;
-                if self.choose(links, depth + 1, j, p) {
-                    return true;
+        // Any choice completing the set will do; trying the combinations not yet
+        // supported first makes the one found mark as many new ones as it can, so
+        // fewer of them need a search of their own.
+        for unsupported_pass in [true, false] {
+            for w in self.offset[j]..self.offset[j + 1] {
+                let mut bits = self.domains[base + w];
+                bits &= if unsupported_pass {
+                    !self.supported[w]
+                } else {
+                    self.supported[w]
+                };
+                while bits != 0 {
+                    let p = (w - self.offset[j]) as u32 * 64 + bits.trailing_zeros();
+                    bits &= bits - 1;
+                    if self.choose(links, depth + 1, j, p) {
+                        return true;
+                    }
                 }
             }
         }
