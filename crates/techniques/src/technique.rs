@@ -163,6 +163,7 @@ impl Options {
 pub struct Context {
     pub options: Options,
     pub(crate) combos: crate::techniques::cage_combination::Memory,
+    pub(crate) totals: crate::techniques::region_totals::Memory,
     /// Set once the deadline has passed: every search then gives up.
     pub(crate) timed_out: bool,
 }
@@ -172,6 +173,7 @@ impl Context {
         Context {
             options,
             combos: crate::techniques::cage_combination::Memory::new(cage_count),
+            totals: crate::techniques::region_totals::Memory::default(),
             timed_out: false,
         }
     }

@@ -53,9 +53,9 @@ pub struct Memory {
     /// The deepest level up to which every level from 2 found nothing since the
     /// last change (1: none). See [`has_cut_cage`] for what it allows.
     exhausted: usize,
-    /// The links between the cages of the last sorted list, which the searches at
-    /// the next levels over the same state reuse.
-    links: Option<(Vec<CageId>, ListLinks)>,
+    /// The last sorted list of unsolved cages with the links between them, and the
+    /// tick it was sorted at.
+    links: Option<(u32, Vec<CageId>, ListLinks)>,
 }
 
 impl Memory {
@@ -71,6 +71,16 @@ impl Memory {
             exhausted: 1,
             links: None,
         }
+    }
+
+    /// The current tick (one per step that changed a cage).
+    pub fn clock(&self) -> u32 {
+        self.clock
+    }
+
+    /// Per cage, the tick of its last change.
+    pub fn changed_at(&self) -> &[u32] {
+        &self.changed_at
     }
 
     pub fn cages_changed(&mut self, cages: &[CageId]) {
@@ -107,10 +117,19 @@ impl Technique for CageCombination {
     fn find(&self, state: &State, ctx: &mut Context, n: usize) -> Option<Step> {
         let deadline = ctx.options.deadline;
         let mem = &mut ctx.combos;
-        let list = unsolved_sorted(state);
-        let links = match mem.links.take() {
-            Some((old, links)) if old == list => links,
-            _ => ListLinks::of_list(state, &list),
+        // The list and its links carry over from the previous search while no cage
+        // changed (the next levels over the same state), and the links while the
+        // list is the same.
+        let (list, links) = match mem.links.take() {
+            Some((tick, list, links)) if tick == mem.clock => (list, links),
+            cached => {
+                let list = unsolved_sorted(state);
+                let links = match cached {
+                    Some((_, old, links)) if old == list => links,
+                    _ => ListLinks::of_list(state, &list),
+                };
+                (list, links)
+            }
         };
         let mut sets = Sets {
             list: &list,
@@ -150,7 +169,7 @@ impl Technique for CageCombination {
         };
         let timed_out = sets.timed_out;
         drop(sets);
-        mem.links = Some((list, links));
+        mem.links = Some((mem.clock, list, links));
         if timed_out {
             // Cut short: nothing is known about this level.
             ctx.timed_out = true;
@@ -185,7 +204,7 @@ fn unsolved_sorted(state: &State) -> Vec<CageId> {
         .cage_ids()
         .filter(|&c| state.live_count(c) > 1)
         .collect();
-    list.sort_by_key(|&c| (state.live_count(c), c));
+    list.sort_unstable_by_key(|&c| (state.live_count(c), c));
     list
 }
 
@@ -225,9 +244,13 @@ impl Sets<'_> {
         let walk = Walk::new(self.links, &all);
         let mut found = None;
         // From `start` to the last set, then from the first set up to `start`.
-        let _ = walk.run(&mut Partial::default(), n, start.as_deref(), None, &mut |set| {
-            self.visit(set, &mut found)
-        });
+        let _ = walk.run(
+            &mut Partial::default(),
+            n,
+            start.as_deref(),
+            None,
+            &mut |set| self.visit(set, &mut found),
+        );
         if let Some(start) = start.filter(|_| found.is_none() && !self.timed_out) {
             let _ = walk.run(&mut Partial::default(), n, None, Some(&start), &mut |set| {
                 self.visit(set, &mut found)
@@ -254,7 +277,9 @@ impl Sets<'_> {
                 let walk = Walk::new(self.links, &others);
                 let mut set = Partial::default();
                 set.push_fixed(&walk, lead);
-                let _ = walk.run(&mut set, n, None, None, &mut |set| self.visit(set, &mut found));
+                let _ = walk.run(&mut set, n, None, None, &mut |set| {
+                    self.visit(set, &mut found)
+                });
                 if found.is_some() || self.timed_out {
                     return found;
                 }
@@ -477,7 +502,11 @@ impl<'a> Walk<'a> {
             while group != 0 {
                 let k = group.trailing_zeros() as usize;
                 group &= group - 1;
-                for ((r, l), a) in reach.iter_mut().zip(self.links.row(set.members[k])).zip(after) {
+                for ((r, l), a) in reach
+                    .iter_mut()
+                    .zip(self.links.row(set.members[k]))
+                    .zip(after)
+                {
                     *r |= l & a;
                 }
             }

@@ -18,22 +18,18 @@ impl Technique for Claiming {
         let n = state.n();
         for region in layout.regions() {
             for d in 1..=n as u8 {
-                let holders: Vec<CellId> = region
-                    .cells
-                    .iter()
-                    .copied()
-                    .filter(|&c| !state.is_placed(c) && state.candidates(c).contains(d))
-                    .collect();
-                let Some(&first) = holders.first() else {
+                // The unplaced cells that can hold d (collected only when they
+                // share a cage: most regions and digits stop at the check).
+                let can_hold = |&c: &CellId| !state.is_placed(c) && state.candidates(c).contains(d);
+                let mut cells = region.cells.iter().filter(|c| can_hold(c));
+                let Some(&first) = cells.next() else {
                     continue;
                 };
                 let cage = layout.cell_cage[first.index()].0;
-                if holders
-                    .iter()
-                    .any(|c| layout.cell_cage[c.index()].0 != cage)
-                {
+                if cells.any(|c| layout.cell_cage[c.index()].0 != cage) {
                     continue;
                 }
+                let holders: Vec<CellId> = region.cells.iter().copied().filter(can_hold).collect();
                 let positions: Vec<usize> = holders
                     .iter()
                     .map(|c| layout.cell_cage[c.index()].1)

@@ -6,7 +6,7 @@ use super::hidden_subset::size_rating;
 use super::subsets::first_tight_subset;
 use crate::step::Reason;
 use crate::{Context, State, Step, Technique, TechniqueKind};
-use kenken_model::{CellId, RegionKind};
+use kenken_model::{CellId, RegionKind, MAX_SIZE};
 use std::ops::RangeInclusive;
 
 pub struct Fish;
@@ -40,25 +40,30 @@ impl Technique for Fish {
                     }
                 };
                 // Lines where d is still to be placed, with its possible places.
-                let lines: Vec<(usize, u32)> = (0..n)
-                    .filter_map(|line| {
-                        let mut mask = 0u32;
-                        for across in 0..n {
-                            let c = cell(line, across);
-                            if state.is_placed(c) {
-                                if state.candidates(c).contains(d) {
-                                    return None;
-                                }
-                            } else if state.candidates(c).contains(d) {
-                                mask |= 1 << across;
+                let mut lines = [0usize; MAX_SIZE];
+                let mut masks = [0u32; MAX_SIZE];
+                let mut count = 0;
+                'lines: for line in 0..n {
+                    let mut mask = 0u32;
+                    for across in 0..n {
+                        let c = cell(line, across);
+                        if state.is_placed(c) {
+                            if state.candidates(c).contains(d) {
+                                continue 'lines;
                             }
+                        } else if state.candidates(c).contains(d) {
+                            mask |= 1 << across;
                         }
-                        (mask != 0).then_some((line, mask))
-                    })
-                    .collect();
-                let masks: Vec<u32> = lines.iter().map(|&(_, m)| m).collect();
-                let step = first_tight_subset(&masks, k, |picked, cover| {
-                    let base: Vec<usize> = picked.iter().map(|&i| lines[i].0).collect();
+                    }
+                    if mask != 0 {
+                        lines[count] = line;
+                        masks[count] = mask;
+                        count += 1;
+                    }
+                }
+                let (lines, masks) = (&lines[..count], &masks[..count]);
+                let step = first_tight_subset(masks, k, |picked, cover| {
+                    let base: Vec<usize> = picked.iter().map(|&i| lines[i]).collect();
                     let mut eliminations: Vec<(CellId, u8)> = Vec::new();
                     for line in 0..n {
                         if base.contains(&line) {

@@ -17,39 +17,50 @@ impl Technique for Pointing {
         let layout = state.layout();
         let n = state.n();
         let regions = layout.regions();
+        // Buffers reused from cage to cage.
+        let mut touched: Vec<(usize, std::ops::Range<usize>)> = Vec::new();
+        let mut inside: Vec<usize> = Vec::new();
+        let mut always: Vec<u16> = Vec::new();
         for cage in layout.puzzle().cage_ids() {
             let cells = layout.cage_cells(cage);
             if cells.iter().all(|&c| state.is_placed(c)) {
                 continue;
             }
-            // The regions the cage touches, met cell by cell (row, column, box).
-            let mut touched: Vec<usize> = Vec::new();
+            // The regions the cage touches, met cell by cell (row, column, box),
+            // each with the range of `inside` listing the cage positions in it.
+            touched.clear();
             for c in cells {
                 for &r in &layout.cell_regions[c.index()] {
-                    if !touched.contains(&r) {
-                        touched.push(r);
+                    if !touched.iter().any(|&(x, _)| x == r) {
+                        touched.push((r, 0..0));
                     }
                 }
             }
+            inside.clear();
+            for (r, range) in &mut touched {
+                let start = inside.len();
+                inside.extend(
+                    (0..cells.len()).filter(|&p| layout.cell_regions[cells[p].index()].contains(r)),
+                );
+                *range = start..inside.len();
+            }
             // For each touched region, the digits every combination puts in it.
-            let mut always: Vec<u16> = vec![u16::MAX; touched.len()];
+            always.clear();
+            always.resize(touched.len(), u16::MAX);
             for i in state.live_combinations(cage) {
                 let row = layout.combination(cage, i);
-                for (t, &r) in touched.iter().enumerate() {
-                    let mut inside = 0u16;
-                    for (pos, &c) in cells.iter().enumerate() {
-                        if layout.cell_regions[c.index()].contains(&r) {
-                            inside |= 1 << (row[pos] - 1);
-                        }
-                    }
-                    always[t] &= inside;
+                for (a, (_, range)) in always.iter_mut().zip(&touched) {
+                    let digits = inside[range.clone()]
+                        .iter()
+                        .fold(0u16, |m, &p| m | 1 << (row[p] - 1));
+                    *a &= digits;
                 }
             }
             let mut forced: Vec<(Digit, RegionKind)> = Vec::new();
             let mut eliminations: Vec<(CellId, Digit)> = Vec::new();
             let mut elim_cells: Vec<CellId> = Vec::new();
             for d in 1..=n as u8 {
-                for (t, &r) in touched.iter().enumerate() {
+                for (t, &(r, _)) in touched.iter().enumerate() {
                     if always[t] & (1 << (d - 1)) == 0 {
                         continue;
                     }

@@ -6,8 +6,8 @@
 //! Order: for u_max = 1 ..= deepest cage-combination level tried + 1; for slice size
 //! n = 1..=N; rows, then columns (none for n = N, the whole grid); first line
 //! top/left first; for KenDoku, each box after the single rows and columns. A
-//! slice's totals are computed once per search and reused by every
-//! u_max pass.
+//! slice's totals are computed once and reused by every u_max pass and by later
+//! searches, until a cage of the slice changes.
 
 use super::{region_parity, region_sum};
 use crate::step::{Axis, Slice};
@@ -33,6 +33,7 @@ pub struct Part {
 }
 
 /// A slice with what each cage contributes to it.
+#[derive(Clone, Debug)]
 pub struct SliceTotals {
     pub slice: Slice,
     pub target: u32,
@@ -42,29 +43,60 @@ pub struct SliceTotals {
     values: Vec<u32>,
 }
 
-/// Distinct sums of each cage's whole live combinations, computed once per search
-/// and shared by every slice that holds the whole cage; and a per-cage buffer for
-/// numbering the cages of a slice.
-#[derive(Default)]
+/// Distinct sums of each cage's whole live combinations, computed once and shared
+/// by every slice that holds the whole cage, with the tick they were computed at
+/// (see [`Changes`]); and a per-cage buffer for numbering the cages of a slice.
+#[derive(Clone, Debug, Default)]
 pub struct WholeSums {
-    sums: Vec<Option<Vec<u32>>>,
+    sums: Vec<Option<(u32, Vec<u32>)>>,
     /// Per cage, its part's index in the slice being built (`u32::MAX` otherwise).
     slot: Vec<u32>,
 }
 
+/// When cages last changed: the current tick and, per cage, the tick of its last
+/// change. Totals computed at a tick stay right while none of their cages changed
+/// after it.
+#[derive(Clone, Copy)]
+pub struct Changes<'a> {
+    pub clock: u32,
+    pub changed_at: &'a [u32],
+}
+
+impl Changes<'_> {
+    fn unchanged_since(&self, cage: CageId, tick: u32) -> bool {
+        self.changed_at.get(cage.index()).is_none_or(|&t| t <= tick)
+    }
+}
+
 impl WholeSums {
-    fn get(&mut self, state: &State, cage: CageId) -> &[u32] {
+    fn get(&mut self, state: &State, cage: CageId, changes: Changes) -> &[u32] {
         if self.sums.is_empty() {
             self.sums = vec![None; state.layout().cage_count()];
         }
-        self.sums[cage.index()].get_or_insert_with(|| {
+        let entry = &mut self.sums[cage.index()];
+        if entry
+            .as_ref()
+            .is_none_or(|(tick, _)| !changes.unchanged_since(cage, *tick))
+        {
             let width = state.layout().cage_cells(cage).len();
             let all: Vec<usize> = (0..width).collect();
-            let mut out = Vec::new();
+            let mut out = entry.take().map(|(_, v)| v).unwrap_or_default();
+            out.clear();
             distinct_sums(state, cage, &all, &mut out);
-            out
-        })
+            *entry = Some((changes.clock, out));
+        }
+        &entry.as_ref().expect("just filled").1
     }
+}
+
+/// What region totals keep between searches of one run: the slices in search
+/// order, each one's totals with the tick they were computed at, and the whole-cage
+/// sums.
+#[derive(Clone, Debug, Default)]
+pub struct Memory {
+    slices: Vec<Slice>,
+    totals: Vec<Option<(u32, SliceTotals)>>,
+    whole: WholeSums,
 }
 
 /// Appends the distinct sums of the digits at `positions` over the cage's live
@@ -94,14 +126,47 @@ fn distinct_sums(state: &State, cage: CageId, positions: &[usize], out: &mut Vec
     }
 }
 
+impl Memory {
+    /// Computes the totals of slice `i`, or refreshes them if a cage of the slice
+    /// changed since they were.
+    fn bring_up_to_date(&mut self, i: usize, state: &State, changes: Changes) {
+        match &mut self.totals[i] {
+            Some((tick, t)) => {
+                if !t
+                    .parts
+                    .iter()
+                    .all(|p| changes.unchanged_since(p.cage, *tick))
+                {
+                    t.refresh(state, &mut self.whole, changes, *tick);
+                    *tick = changes.clock;
+                }
+            }
+            cached @ None => {
+                let t =
+                    SliceTotals::with_whole_sums(state, self.slices[i], &mut self.whole, changes);
+                *cached = Some((changes.clock, t));
+            }
+        }
+    }
+}
+
 impl SliceTotals {
     pub fn new(state: &State, slice: Slice) -> SliceTotals {
-        SliceTotals::with_whole_sums(state, slice, &mut WholeSums::default())
+        let changes = Changes {
+            clock: 0,
+            changed_at: &[],
+        };
+        SliceTotals::with_whole_sums(state, slice, &mut WholeSums::default(), changes)
     }
 
     /// As [`SliceTotals::new`], taking whole-cage sums from (and adding them to)
-    /// `whole`, which must belong to the same state.
-    pub fn with_whole_sums(state: &State, slice: Slice, whole: &mut WholeSums) -> SliceTotals {
+    /// `whole`, whose sums still right by `changes` must belong to the same state.
+    pub fn with_whole_sums(
+        state: &State,
+        slice: Slice,
+        whole: &mut WholeSums,
+        changes: Changes,
+    ) -> SliceTotals {
         let layout = state.layout();
         let size = state.puzzle().size();
         let n = state.n();
@@ -155,7 +220,9 @@ impl SliceTotals {
             let v0 = totals.values.len();
             let is_whole = range.len() == layout.cage_cells(cage).len();
             if is_whole {
-                totals.values.extend_from_slice(whole.get(state, cage));
+                totals
+                    .values
+                    .extend_from_slice(whole.get(state, cage, changes));
             } else {
                 distinct_sums(
                     state,
@@ -172,6 +239,27 @@ impl SliceTotals {
             });
         }
         totals
+    }
+
+    /// Brings totals computed at `tick` up to date: the inside sums of the cages
+    /// changed since are computed again, the others kept (which cages a slice holds,
+    /// and where, never changes).
+    fn refresh(&mut self, state: &State, whole: &mut WholeSums, changes: Changes, tick: u32) {
+        let old = std::mem::take(&mut self.values);
+        let mut values = Vec::with_capacity(old.len());
+        for part in &mut self.parts {
+            let v0 = values.len();
+            if changes.unchanged_since(part.cage, tick) {
+                values.extend_from_slice(&old[part.values.clone()]);
+            } else if part.whole {
+                values.extend_from_slice(whole.get(state, part.cage, changes));
+            } else {
+                let positions = &self.positions[part.positions.clone()];
+                distinct_sums(state, part.cage, positions, &mut values);
+            }
+            part.values = v0..values.len();
+        }
+        self.values = values;
     }
 
     /// The part's positions (in its cage's cell order) inside the slice.
@@ -227,37 +315,25 @@ impl Technique for RegionTotals {
     }
 
     fn find(&self, state: &State, ctx: &mut Context, _size: usize) -> Option<Step> {
-        let n = state.n();
         let sums = ctx.options.is_enabled(TechniqueKind::RegionSum);
         let parity = ctx.options.is_enabled(TechniqueKind::RegionParity);
-        let mut slices = Vec::new();
-        for count in 1..=n {
-            for axis in [Axis::Rows, Axis::Cols] {
-                if axis == Axis::Cols && count == n {
-                    continue;
-                }
-                for first in 0..=n - count {
-                    slices.push(Slice { axis, first, count });
-                }
-            }
-            // KenDoku: each box is a region adding up to the same total, after the
-            // single rows and columns.
-            if count == 1 && state.puzzle().is_kendoku() {
-                for first in 0..n {
-                    slices.push(Slice {
-                        axis: Axis::Boxes,
-                        first,
-                        count: 1,
-                    });
-                }
-            }
+        let deepest = ctx.deepest_level();
+        let changes = Changes {
+            clock: ctx.combos.clock(),
+            changed_at: ctx.combos.changed_at(),
+        };
+        let mem = &mut ctx.totals;
+        if mem.slices.is_empty() {
+            mem.slices = slices(state);
+            mem.totals = vec![None; mem.slices.len()];
         }
-        let mut totals: Vec<Option<SliceTotals>> = (0..slices.len()).map(|_| None).collect();
-        let mut whole = WholeSums::default();
-        for u_max in 1..=ctx.deepest_level() + 1 {
-            for (i, &slice) in slices.iter().enumerate() {
-                let t = totals[i]
-                    .get_or_insert_with(|| SliceTotals::with_whole_sums(state, slice, &mut whole));
+        for u_max in 1..=deepest + 1 {
+            for i in 0..mem.slices.len() {
+                // The first pass brings each slice it reaches up to date.
+                if u_max == 1 {
+                    mem.bring_up_to_date(i, state, changes);
+                }
+                let (_, t) = mem.totals[i].as_ref().expect("computed in the first pass");
                 if sums {
                     if let Some(step) = region_sum::deduce(state, t, u_max) {
                         return Some(step);
@@ -271,5 +347,85 @@ impl Technique for RegionTotals {
             }
         }
         None
+    }
+}
+
+/// The slices in search order (see the module documentation).
+fn slices(state: &State) -> Vec<Slice> {
+    let n = state.n();
+    let mut slices = Vec::new();
+    for count in 1..=n {
+        for axis in [Axis::Rows, Axis::Cols] {
+            if axis == Axis::Cols && count == n {
+                continue;
+            }
+            for first in 0..=n - count {
+                slices.push(Slice { axis, first, count });
+            }
+        }
+        // KenDoku: each box is a region adding up to the same total, after the
+        // single rows and columns.
+        if count == 1 && state.puzzle().is_kendoku() {
+            for first in 0..n {
+                slices.push(Slice {
+                    axis: Axis::Boxes,
+                    first,
+                    count: 1,
+                });
+            }
+        }
+    }
+    slices
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{ladder, Grader, Options};
+
+    /// The totals kept between steps (refreshed part by part) are the ones computed
+    /// from scratch, at every state of whole gradings that use region sums.
+    #[test]
+    fn kept_totals_match_fresh_ones() {
+        let ids = [
+            "7:b_aa__aa_14a__aa_aa_a_ab_a4_ab_3a_4a_caa,m756d2a6m210d3a10a5m105s1d2a9d2s1m6a11s5m150s2m63s3s1",
+            "6:c_10a_a_6a__a7_aa_b_aa_a_,a21d2s1s3d3a9d2a7a6d2s3m12m30m8m6s1",
+            "6:aabab__a_3a_4a3__a_3a__aa_b_4a__a_,d2s2a8d2s2m6s1m6a10d3s2a7a9m12m20s1",
+        ];
+        let mut compared = 0;
+        for id in ids {
+            let puzzle = kenken_formats::tatham::read(id).expect("puzzle");
+            let grader = Grader::new(&puzzle).expect("grader");
+            let (mut state, _) = grader.start();
+            let mut ctx = Context::new(Options::default(), puzzle.cages().len());
+            while let Some(step) = ladder::next_step(&state, &mut ctx) {
+                let changes = Changes {
+                    clock: ctx.combos.clock(),
+                    changed_at: ctx.combos.changed_at(),
+                };
+                let mem = &mut ctx.totals;
+                for i in 0..mem.slices.len() {
+                    if mem.totals[i].is_none() {
+                        continue;
+                    }
+                    mem.bring_up_to_date(i, &state, changes);
+                    let kept = &mem.totals[i].as_ref().expect("kept").1;
+                    let fresh = SliceTotals::new(&state, mem.slices[i]);
+                    for (a, b) in kept.parts.iter().zip(&fresh.parts) {
+                        assert_eq!(a.cage, b.cage);
+                        assert_eq!(kept.positions(a), fresh.positions(b));
+                        assert_eq!(kept.values(a), fresh.values(b), "{id} {:?}", mem.slices[i]);
+                    }
+                    compared += 1;
+                }
+                state.apply(&step);
+                if state.propagate().is_err() {
+                    break;
+                }
+                let changed = state.take_changed_cages();
+                ctx.cages_changed(&changed);
+            }
+        }
+        assert!(compared > 100, "only {compared} slices compared");
     }
 }
