@@ -240,8 +240,7 @@ impl Sets<'_> {
             return None;
         }
         let start = start.and_then(|s| first_at_or_after(&s, m));
-        let all: Vec<usize> = (0..m).collect();
-        let walk = Walk::new(self.links, &all);
+        let walk = Walk::new(self.links, 0..m);
         let mut found = None;
         // From `start` to the last set, then from the first set up to `start`.
         let _ = walk.run(
@@ -264,17 +263,16 @@ impl Sets<'_> {
     /// earlier dirty cage.
     fn search_dirty(&mut self, n: usize, dirty: &[bool]) -> Option<Found> {
         let m = self.list.len();
-        let mut done: Vec<usize> = Vec::new();
+        // The leads done so far, as a bit set of list positions.
+        let mut done = [0u64; MAX_WORDS];
         let mut found = None;
         for lead in 0..m {
             if !dirty[self.list[lead].index()] {
                 continue;
             }
-            let others: Vec<usize> = (0..m)
-                .filter(|&i| i != lead && !done.contains(&i))
-                .collect();
-            if others.len() >= n - 1 {
-                let walk = Walk::new(self.links, &others);
+            let others = (0..m).filter(|&i| i != lead && done[i / 64] & (1 << (i % 64)) == 0);
+            let walk = Walk::new(self.links, others);
+            if walk.count_from(0) + 1 >= n {
                 let mut set = Partial::default();
                 set.push_fixed(&walk, lead);
                 let _ = walk.run(&mut set, n, None, None, &mut |set| {
@@ -284,7 +282,7 @@ impl Sets<'_> {
                     return found;
                 }
             }
-            done.push(lead);
+            done[lead / 64] |= 1 << (lead % 64);
         }
         None
     }
@@ -339,14 +337,11 @@ impl Sets<'_> {
     }
 }
 
-/// The candidates of a walk over cage sets (positions in the list, ascending) and
-/// what the connectivity pruning needs: the links between list positions and, per
-/// candidate index, the bit set of the candidates from it on.
+/// The candidates of a walk over cage sets (a bit set of list positions) and the
+/// links between list positions, which the connectivity pruning needs.
 struct Walk<'a> {
-    cand: &'a [usize],
     links: &'a ListLinks,
-    /// `after[j * words..]`: the list positions of candidates `j..`.
-    after: Vec<u64>,
+    cand: [u64; MAX_WORDS],
 }
 
 /// The links between the cages of a list, by list position: row i is the bit set
@@ -402,21 +397,36 @@ impl ListLinks {
 }
 
 impl<'a> Walk<'a> {
-    /// A walk choosing from `cand` (list positions, ascending).
-    fn new(links: &'a ListLinks, cand: &'a [usize]) -> Walk<'a> {
-        let words = links.words;
-        assert!(words <= MAX_WORDS, "at most 256 cages");
-        let mut after = vec![0u64; (cand.len() + 1) * words];
-        for j in (0..cand.len()).rev() {
-            let (head, tail) = after.split_at_mut((j + 1) * words);
-            head[j * words..].copy_from_slice(&tail[..words]);
-            head[j * words + cand[j] / 64] |= 1 << (cand[j] % 64);
+    /// A walk choosing from the list positions `cand`.
+    fn new(links: &'a ListLinks, cand: impl IntoIterator<Item = usize>) -> Walk<'a> {
+        assert!(links.words <= MAX_WORDS, "at most 256 cages");
+        let mut bits = [0u64; MAX_WORDS];
+        for i in cand {
+            bits[i / 64] |= 1 << (i % 64);
         }
-        Walk { cand, links, after }
+        Walk { links, cand: bits }
+    }
+
+    /// The candidates at position `from` or later.
+    fn from(&self, from: usize) -> [u64; MAX_WORDS] {
+        let mut out = self.cand;
+        for (w, word) in out.iter_mut().enumerate() {
+            let below = from.saturating_sub(w * 64).min(64);
+            *word &= if below == 64 { 0 } else { u64::MAX << below };
+        }
+        out
+    }
+
+    /// How many candidates are at position `from` or later.
+    fn count_from(&self, from: usize) -> usize {
+        self.from(from)
+            .iter()
+            .map(|w| w.count_ones() as usize)
+            .sum()
     }
 
     /// Extends `set` to n members with candidates in lexicographic order, calling
-    /// `visit` on every completed set from `lo` (candidate indices, inclusive) up to
+    /// `visit` on every completed set from `lo` (list positions, inclusive) up to
     /// `hi` (exclusive); breaks when `visit` does or `hi` is reached. A set is not
     /// extended when its linked groups cannot all be joined by the candidates after
     /// its last member: every completion would be disconnected. (Completions may
@@ -458,32 +468,47 @@ impl<'a> Walk<'a> {
         };
         let depth = set.len - set.fixed;
         let first = lo.map_or(from, |lo| lo[depth].max(from));
-        let last = hi.map_or(self.cand.len(), |hi| hi[depth] + 1);
-        for j in first..last.min((self.cand.len() + 1).saturating_sub(need)) {
+        let mut next = self.from(first);
+        if let Some(hi) = hi {
+            // Up to hi[depth], inclusive.
+            let past = self.from(hi[depth] + 1);
+            for (x, p) in next.iter_mut().zip(past) {
+                *x &= !p;
+            }
+        }
+        if need == 1 {
             // The last member must link with every group of the others.
-            if let Some(joiners) = joiners.filter(|_| need == 1) {
-                let pos = self.cand[j];
-                if joiners[pos / 64] & (1 << (pos % 64)) == 0 {
-                    continue;
+            if let Some(joiners) = joiners {
+                for (x, j) in next.iter_mut().zip(joiners) {
+                    *x &= j;
                 }
             }
-            set.push(self, j);
-            let child_lo = lo.filter(|lo| lo[depth] == j);
-            let child_hi = hi.filter(|hi| hi[depth] == j);
-            let flow = self.extend(set, j + 1, n, child_lo, child_hi, visit);
-            set.pop();
-            flow?;
+        }
+        for (w, &word) in next.iter().enumerate() {
+            let mut bits = word;
+            while bits != 0 {
+                let j = w * 64 + bits.trailing_zeros() as usize;
+                bits &= bits - 1;
+                if need > 1 && self.count_from(j + 1) < need - 1 {
+                    return ControlFlow::Continue(());
+                }
+                set.push(self, j);
+                let child_lo = lo.filter(|lo| lo[depth] == j);
+                let child_hi = hi.filter(|hi| hi[depth] == j);
+                let flow = self.extend(set, j + 1, n, child_lo, child_hi, visit);
+                set.pop();
+                flow?;
+            }
         }
         ControlFlow::Continue(())
     }
 
-    /// For a non-empty set, per linked group of its cages, the candidates from index
-    /// `from` on linked with the group: `None` when some group has none (no
-    /// completion of the set is connected), else the candidates linked with every
-    /// group (those that connect the set when added last).
+    /// For a non-empty set, per linked group of its cages, the candidates at
+    /// position `from` or later linked with the group: `None` when some group has
+    /// none (no completion of the set is connected), else the candidates linked with
+    /// every group (those that connect the set when added last).
     fn joiners(&self, set: &Partial, from: usize) -> Option<[u64; MAX_WORDS]> {
-        let words = self.links.words;
-        let after = &self.after[from * words..(from + 1) * words];
+        let after = self.from(from);
         let mut all = [u64::MAX; MAX_WORDS];
         let mut left = all_of(set.len);
         while left != 0 {
@@ -505,7 +530,7 @@ impl<'a> Walk<'a> {
                 for ((r, l), a) in reach
                     .iter_mut()
                     .zip(self.links.row(set.members[k]))
-                    .zip(after)
+                    .zip(&after)
                 {
                     *r |= l & a;
                 }
@@ -542,9 +567,9 @@ impl Partial {
         self.fixed += 1;
     }
 
-    /// Adds the walk's candidate `j`.
-    fn push(&mut self, walk: &Walk, j: usize) {
-        self.add(walk, walk.cand[j]);
+    /// Adds the walk's candidate at list position `pos`.
+    fn push(&mut self, walk: &Walk, pos: usize) {
+        self.add(walk, pos);
     }
 
     fn add(&mut self, walk: &Walk, pos: usize) {
@@ -726,13 +751,19 @@ mod tests {
             seed ^= seed << 17;
             seed
         };
-        for round in 0..60 {
-            let m = 4 + round % 9;
-            let density = 1 + round % 5;
+        // Small lists with every level up to 5, and lists over several words of a
+        // bit set (more than 64 and 128 cages) with sparse links, levels 2 and 3.
+        for round in 0..64 {
+            let (m, max_n) = match round {
+                60 | 61 => (70, 3),
+                62 | 63 => (130, 3),
+                _ => (4 + round % 9, 5),
+            };
+            let density = if m > 64 { 1 } else { 1 + round % 5 };
             let mut edges = vec![false; m * m];
             for i in 0..m {
                 for j in i + 1..m {
-                    let e = random() % 6 < density as u64;
+                    let e = random() % if m > 64 { 40 } else { 6 } < density as u64;
                     edges[i * m + j] = e;
                     edges[j * m + i] = e;
                 }
@@ -749,10 +780,9 @@ mod tests {
                 }
                 connected(&l, all_of(set.len()))
             };
-            let all: Vec<usize> = (0..m).collect();
             let links = ListLinks::new(m, linked);
-            let walk = Walk::new(&links, &all);
-            for n in 2..=m.min(5) {
+            let walk = Walk::new(&links, 0..m);
+            for n in 2..=m.min(max_n) {
                 let expected: Vec<Vec<usize>> = all_combinations(m, n)
                     .into_iter()
                     .filter(|s| is_connected(s))
@@ -785,7 +815,7 @@ mod tests {
                 // A fixed first member and candidates without it.
                 let lead = random() as usize % m;
                 let others: Vec<usize> = (0..m).filter(|&i| i != lead).collect();
-                let walk = Walk::new(&links, &others);
+                let walk = Walk::new(&links, others.iter().copied());
                 let mut set = Partial::default();
                 set.push_fixed(&walk, lead);
                 let mut seen = Vec::new();
