@@ -5,6 +5,7 @@ use crate::techniques::{
     hidden_subset::HiddenSubset, pointing::Pointing, region_totals::RegionTotals,
 };
 use crate::{Context, State, Step, Technique, TechniqueKind};
+use std::ops::RangeInclusive;
 
 /// One rung: techniques tried together, interleaved size by size (for k = 2, 3, …:
 /// hidden subsets of size k, then fish of size k).
@@ -44,28 +45,21 @@ pub fn next_step(state: &State, ctx: &mut Context) -> Option<Step> {
         return None;
     }
     for rung in LADDER {
-        let live: Vec<&dyn Technique> = rung
-            .techniques
-            .iter()
-            .copied()
-            .filter(|t| t.kinds().iter().any(|&k| ctx.options.is_enabled(k)))
-            .collect();
-        if live.is_empty() {
-            continue;
+        // The rung's enabled techniques with the sizes each tries on this state
+        // (asked once: some count the unsolved cages to answer).
+        let mut live: [Option<(&dyn Technique, RangeInclusive<usize>)>; MAX_PER_RUNG] =
+            Default::default();
+        for (slot, &t) in live.iter_mut().zip(rung.techniques) {
+            if t.kinds().iter().any(|&k| ctx.options.is_enabled(k)) {
+                *slot = Some((t, t.sizes(state, ctx)));
+            }
         }
-        let lo = live
-            .iter()
-            .map(|t| *t.sizes(state, ctx).start())
-            .min()
-            .unwrap_or(1);
-        let hi = live
-            .iter()
-            .map(|t| *t.sizes(state, ctx).end())
-            .max()
-            .unwrap_or(0);
+        let live = live.iter().flatten();
+        let lo = live.clone().map(|(_, s)| *s.start()).min().unwrap_or(1);
+        let hi = live.clone().map(|(_, s)| *s.end()).max().unwrap_or(0);
         for size in lo..=hi {
-            for t in &live {
-                if t.sizes(state, ctx).contains(&size) {
+            for (t, sizes) in live.clone() {
+                if sizes.contains(&size) {
                     if let Some(step) = t.find(state, ctx, size) {
                         return Some(step);
                     }
@@ -79,6 +73,9 @@ pub fn next_step(state: &State, ctx: &mut Context) -> Option<Step> {
     None
 }
 
+/// The most techniques one rung holds.
+const MAX_PER_RUNG: usize = 2;
+
 /// Every technique kind with its name and rating rule, in ladder order (for
 /// `grader techniques` and the docs).
 pub fn listing() -> Vec<(TechniqueKind, &'static str, &'static str)> {
@@ -86,4 +83,14 @@ pub fn listing() -> Vec<(TechniqueKind, &'static str, &'static str)> {
         .iter()
         .map(|&k| (k, k.name(), k.rating_rule()))
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rungs_fit_the_stepping_buffer() {
+        assert!(LADDER.iter().all(|r| r.techniques.len() <= MAX_PER_RUNG));
+    }
 }
