@@ -427,10 +427,10 @@ impl<'a> Walk<'a> {
 
     /// Extends `set` to n members with candidates in lexicographic order, calling
     /// `visit` on every completed set from `lo` (list positions, inclusive) up to
-    /// `hi` (exclusive); breaks when `visit` does or `hi` is reached. A set is not
-    /// extended when its linked groups cannot all be joined by the candidates after
-    /// its last member: every completion would be disconnected. (Completions may
-    /// still be: `visit` checks.)
+    /// `hi` (exclusive); breaks when `visit` does or `hi` is reached. Only connected
+    /// sets are visited: a set is not extended when its linked groups cannot all be
+    /// joined by the candidates after its last member, and the last member must link
+    /// with every group of the others.
     fn run(
         &self,
         set: &mut Partial,
@@ -563,16 +563,12 @@ struct Partial {
 impl Partial {
     /// Adds list position `pos` before the walk starts (the lead of a dirty search).
     fn push_fixed(&mut self, walk: &Walk, pos: usize) {
-        self.add(walk, pos);
+        self.push(walk, pos);
         self.fixed += 1;
     }
 
-    /// Adds the walk's candidate at list position `pos`.
+    /// Adds list position `pos`, noting its links with the members before it.
     fn push(&mut self, walk: &Walk, pos: usize) {
-        self.add(walk, pos);
-    }
-
-    fn add(&mut self, walk: &Walk, pos: usize) {
         let k = self.len;
         self.members[k] = pos;
         self.links[k] = 0;
@@ -802,7 +798,7 @@ mod tests {
                     seen
                 };
                 assert_eq!(collect(None, None), expected, "m {m} n {n}");
-                // Split at a set (connected or not): [start, end) + [first, start).
+                // Split at a set (connected or not): from it on, then before it.
                 let combos = all_combinations(m, n);
                 let start = &combos[random() as usize % combos.len()];
                 let mut both = collect(Some(start), None);
@@ -823,7 +819,7 @@ mod tests {
                     seen.push(s.members[..s.len].to_vec());
                     ControlFlow::Continue(())
                 });
-                let mut led: Vec<Vec<usize>> = all_combinations(m - 1, n - 1)
+                let led: Vec<Vec<usize>> = all_combinations(m - 1, n - 1)
                     .into_iter()
                     .map(|pick| {
                         let mut s = vec![lead];
@@ -833,7 +829,6 @@ mod tests {
                     .filter(|s| is_connected(s))
                     .collect();
                 assert_eq!(seen, led, "m {m} n {n} lead {lead}");
-                led.clear();
             }
         }
     }

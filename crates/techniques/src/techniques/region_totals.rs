@@ -160,7 +160,8 @@ impl SliceTotals {
     }
 
     /// As [`SliceTotals::new`], taking whole-cage sums from (and adding them to)
-    /// `whole`, whose sums still right by `changes` must belong to the same state.
+    /// `whole`, which must belong to the same run; `changes` tells which of its sums
+    /// are out of date.
     pub fn with_whole_sums(
         state: &State,
         slice: Slice,
