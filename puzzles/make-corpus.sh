@@ -11,7 +11,7 @@
 # (3x3: every distinct ID found is kept).
 #
 # Usage:
-#   puzzles/make-corpus.sh               # everything (9dum alone is ~25 CPU-minutes)
+#   puzzles/make-corpus.sh               # everything (9dum alone is ~3 CPU-hours)
 #   puzzles/make-corpus.sh 4de 9dum      # only the files for these params
 # Environment: JOBS (parallel keen processes, default 2), KEEN (keen binary).
 set -euo pipefail
@@ -19,17 +19,25 @@ set -euo pipefail
 KEEN=${KEEN:-/usr/games/sgt-keen}
 JOBS=${JOBS:-2}
 HERE=$(cd "$(dirname "$0")" && pwd)
-WORK=$(mktemp -d)
-trap 'rm -rf "$WORK"' EXIT
+# CORPUS_WORK keeps chunk outputs between runs (a chunk whose output is already
+# there is not generated again), so a long run can be interrupted and resumed.
+if [ -n "${CORPUS_WORK:-}" ]; then
+  WORK=$CORPUS_WORK
+  mkdir -p "$WORK"
+else
+  WORK=$(mktemp -d)
+  trap 'rm -rf "$WORK"' EXIT
+fi
 export KEEN WORK
 
 # params  file-name                       first-chunk  chunks  per-chunk  keep(0=all distinct)
 # Listed slowest first so the parallel queue finishes evenly. 9dum costs about a
-# CPU-minute per puzzle, so it holds one chunk of 25 (chunk 1 of its seed series).
+# CPU-minute per puzzle, so it is made in eight chunks of 25 (chunks 1-8 of its
+# seed series; set CORPUS_WORK to resume an interrupted run).
 TABLE="
-9dum tatham-9x9-unreasonable-mult      1  1  25     0
+9dum tatham-9x9-unreasonable-mult      1  8  25     0
 6dxm tatham-6x6-extreme-mult           0  3  100    200
-3dn  tatham-3x3-normal                 0  3  100000 0
+3dn  tatham-3x3-normal                 0  20 100000 0
 3de  tatham-3x3-easy                   0  3  100000 0
 "
 for n in 4 5 6 7 8 9; do
@@ -53,8 +61,10 @@ fi
 
 gen_chunk() { # params chunk count
   local t0 t1
+  [ -s "$WORK/$1.$2.txt" ] && [ -s "$WORK/$1.$2.time" ] && return 0
   t0=$(date +%s.%N)
-  "$KEEN" --generate "$3" "$1#kenken-corpus-$1-$2" > "$WORK/$1.$2.txt"
+  "$KEEN" --generate "$3" "$1#kenken-corpus-$1-$2" > "$WORK/$1.$2.txt.part"
+  mv "$WORK/$1.$2.txt.part" "$WORK/$1.$2.txt"
   t1=$(date +%s.%N)
   # wall-clock start and end; then (bash builtin times) this shell's own user/sys
   # CPU time and that of its children, i.e. of sgt-keen
