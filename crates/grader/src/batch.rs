@@ -202,8 +202,9 @@ fn grade_puzzle(text: &str, runs: &Runs) -> Outcome {
         Ok(i) => i,
         Err(e) => return Outcome::Invalid(e.to_string()),
     };
-    // The runs' deadline bounds the solution count too.
-    let grader = match Grader::with_deadline(&imported.puzzle, runs.deadline()) {
+    // The runs' deadline bounds the solution count too, which only runs when a run
+    // does not solve the puzzle (to tell stuck, ambiguous and impossible apart).
+    let grader = match Grader::deferred(&imported.puzzle, runs.deadline()) {
         Ok(g) => g,
         Err(e) => return Outcome::Invalid(format!("the puzzle cannot be graded: {e}")),
     };

@@ -88,13 +88,35 @@ impl Size {
         if cells.is_empty() {
             return None;
         }
+        let adjacent = |a: CellId, b: CellId| {
+            self.row(a).abs_diff(self.row(b)) + self.col(a).abs_diff(self.col(b)) == 1
+        };
+        if cells.len() <= 64 {
+            // Bit sets (every cage of a Tatham puzzle): no allocation per cage read.
+            let all = u64::MAX >> (64 - cells.len());
+            let (mut seen, mut frontier) = (1u64, 1u64);
+            while frontier != 0 {
+                let i = frontier.trailing_zeros() as usize;
+                frontier &= frontier - 1;
+                let mut unseen = all & !seen;
+                while unseen != 0 {
+                    let j = unseen.trailing_zeros() as usize;
+                    unseen &= unseen - 1;
+                    if adjacent(cells[i], cells[j]) {
+                        seen |= 1 << j;
+                        frontier |= 1 << j;
+                    }
+                }
+            }
+            let left = all & !seen;
+            return (left != 0).then(|| cells[left.trailing_zeros() as usize]);
+        }
         let mut seen = vec![false; cells.len()];
         let mut stack = vec![0usize];
         seen[0] = true;
         while let Some(i) = stack.pop() {
-            let (r, c) = (self.row(cells[i]), self.col(cells[i]));
             for (j, &other) in cells.iter().enumerate() {
-                if !seen[j] && r.abs_diff(self.row(other)) + c.abs_diff(self.col(other)) == 1 {
+                if !seen[j] && adjacent(cells[i], other) {
                     seen[j] = true;
                     stack.push(j);
                 }
@@ -182,4 +204,48 @@ pub struct Region {
     pub kind: RegionKind,
     /// Cells in reading order.
     pub cells: Vec<CellId>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The reading-order cells of a size.
+    fn cells(size: Size, list: &[(usize, usize)]) -> Vec<CellId> {
+        list.iter().map(|&(r, c)| size.cell(r, c)).collect()
+    }
+
+    #[test]
+    fn disconnected_cell_finds_the_cell_cut_off() {
+        let size = Size::new(9).unwrap();
+        assert_eq!(size.disconnected_cell(&[]), None);
+        let snake = cells(size, &[(0, 0), (0, 1), (1, 1), (2, 1), (2, 0)]);
+        assert_eq!(size.disconnected_cell(&snake), None);
+        // Diagonal neighbours do not connect.
+        let diagonal = cells(size, &[(0, 0), (0, 1), (1, 2)]);
+        assert_eq!(size.disconnected_cell(&diagonal), Some(size.cell(1, 2)));
+        // Connected through a cell listed last.
+        let late = cells(size, &[(0, 0), (0, 2), (0, 1)]);
+        assert_eq!(size.disconnected_cell(&late), None);
+    }
+
+    #[test]
+    fn disconnected_cell_handles_cages_of_more_than_64_cells() {
+        // 16×16: the whole grid (256 cells) is connected; without its middle row
+        // it falls in two, and the first cell past the gap is named.
+        let size = Size::new(16).unwrap();
+        let all: Vec<CellId> = size.cells().collect();
+        assert_eq!(size.disconnected_cell(&all), None);
+        let split: Vec<CellId> = size.cells().filter(|&c| size.row(c) != 8).collect();
+        assert_eq!(size.disconnected_cell(&split), Some(size.cell(9, 0)));
+        // 64 cells exactly (the bit-set path) split the same way.
+        let four_rows: Vec<CellId> = size.cells().filter(|&c| size.row(c) < 4).collect();
+        assert_eq!(four_rows.len(), 64);
+        assert_eq!(size.disconnected_cell(&four_rows), None);
+        let gap: Vec<CellId> = four_rows
+            .into_iter()
+            .filter(|&c| size.row(c) != 2)
+            .collect();
+        assert_eq!(size.disconnected_cell(&gap), Some(size.cell(3, 0)));
+    }
 }

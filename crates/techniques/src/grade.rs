@@ -5,7 +5,7 @@ use crate::search::{self, Verdict};
 use crate::{ladder, Context, Layout, Options, Rating, State, Step, TechniqueKind};
 use kenken_model::{CageId, Digit, ModelError, Puzzle};
 use std::fmt;
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 use std::time::Instant;
 
 /// How a grading run ended.
@@ -76,17 +76,32 @@ impl Grade {
 /// A puzzle ready to be graded: its layout (combination tables) and the exhaustive
 /// search's verdict, shared by every mode's run.
 ///
-/// When that search was cut short by [`Grader::with_deadline`]'s deadline, the
-/// verdict is [`Verdict::Unknown`] and every run ends at once with
-/// [`Status::TimedOut`].
+/// The verdict is computed when the grader is built ([`Grader::new`],
+/// [`Grader::with_deadline`]) or, for [`Grader::deferred`], only when something needs
+/// it: a run that gets stuck (to tell stuck, ambiguous and impossible apart), a run
+/// that checks its steps, or a call of [`Grader::verdict`] or [`Grader::solution`].
+/// A run that solves the puzzle settles it without a search: every step removes only
+/// what no solution uses, so a grid solved that way is the only solution.
+///
+/// When the search was cut short by the grader's deadline, the verdict is
+/// [`Verdict::Unknown`] and every run then ends with [`Status::TimedOut`].
 #[derive(Clone, Debug)]
 pub struct Grader {
     layout: Arc<Layout>,
-    verdict: Verdict,
-    solution: Option<Vec<Digit>>,
+    /// The solution count, once known.
+    count: OnceLock<Count>,
+    /// When the solution count gives up.
+    deadline: Option<Instant>,
     /// The propagated starting state and its naked singles (None when propagation
     /// alone finds a contradiction), shared by every run.
     start: Option<(State, Vec<Step>)>,
+}
+
+/// What is known about a puzzle's solutions.
+#[derive(Clone, Debug)]
+struct Count {
+    verdict: Verdict,
+    solution: Option<Vec<Digit>>,
 }
 
 impl Grader {
@@ -102,9 +117,23 @@ impl Grader {
     /// ends at once with [`Status::TimedOut`]. Pass the runs' own deadline
     /// ([`Options::deadline`]) to bound the whole puzzle.
     pub fn with_deadline(puzzle: &Puzzle, deadline: Option<Instant>) -> Result<Grader, ModelError> {
+        let grader = Grader::deferred(puzzle, deadline)?;
+        grader.count();
+        Ok(grader)
+    }
+
+    /// A grader whose solution count waits until something needs it (see
+    /// [`Grader`]), and then gives up once `deadline` has passed. Grading gives the
+    /// same results as with [`Grader::with_deadline`], but a puzzle the ladder
+    /// solves is never searched: what a batch of ratings wants, where most puzzles
+    /// are solved and the search would be a fifth of a small puzzle's time.
+    ///
+    /// One difference with a deadline: a grader built by [`Grader::with_deadline`]
+    /// after the deadline has passed knows at once that its verdict is unknown and
+    /// ends every run before its first step; a deferred one still runs the ladder,
+    /// which ends at the runs' own deadline ([`Options::deadline`]).
+    pub fn deferred(puzzle: &Puzzle, deadline: Option<Instant>) -> Result<Grader, ModelError> {
         let layout = Arc::new(Layout::new(puzzle)?);
-        let outcome =
-            search::count_solutions_with_deadline(puzzle, &layout.tables, None, 2, deadline);
         let mut state = State::from_layout(Arc::clone(&layout));
         let start = state.propagate().ok().map(|singles| {
             state.take_changed_cages();
@@ -112,9 +141,26 @@ impl Grader {
         });
         Ok(Grader {
             layout,
-            verdict: outcome.verdict,
-            solution: outcome.solution,
+            count: OnceLock::new(),
+            deadline,
             start,
+        })
+    }
+
+    /// The solution count, searched for on first use.
+    fn count(&self) -> &Count {
+        self.count.get_or_init(|| {
+            let outcome = search::count_solutions_with_deadline(
+                self.layout.puzzle(),
+                &self.layout.tables,
+                None,
+                2,
+                self.deadline,
+            );
+            Count {
+                verdict: outcome.verdict,
+                solution: outcome.solution,
+            }
         })
     }
 
@@ -126,14 +172,16 @@ impl Grader {
         &self.layout
     }
 
+    /// How many solutions the puzzle has (searched for now if not yet known).
     pub fn verdict(&self) -> Verdict {
-        self.verdict
+        self.count().verdict
     }
 
-    /// The solution when it is unique.
+    /// The solution when it is unique (searched for now if not yet known).
     pub fn solution(&self) -> Option<&[Digit]> {
-        match self.verdict {
-            Verdict::Unique => self.solution.as_deref(),
+        let count = self.count();
+        match count.verdict {
+            Verdict::Unique => count.solution.as_deref(),
             _ => None,
         }
     }
@@ -155,9 +203,9 @@ impl Grader {
     /// solution and the first one that removes it is reported in
     /// [`Grade::unsound_step`].
     ///
-    /// When the verdict is [`Verdict::Unknown`] (the solution count ran out of
-    /// time), ends at once with [`Status::TimedOut`]: ratings 0, the propagated
-    /// start's singles and grid.
+    /// When the verdict is known to be [`Verdict::Unknown`] (the solution count ran
+    /// out of time), ends at once with [`Status::TimedOut`]: ratings 0, the
+    /// propagated start's singles and grid.
     pub fn grade(&self, options: Options, check: bool) -> Grade {
         let mut ctx = Context::new(options, self.layout.cage_count());
         let truth = if check {
@@ -165,42 +213,54 @@ impl Grader {
         } else {
             None
         };
-        let mut steps = Vec::new();
+        // No verdict to end a run with: the deadline is as good as passed.
+        let out_of_time = self
+            .count
+            .get()
+            .is_some_and(|c| c.verdict == Verdict::Unknown);
+        // Room for every cell's single and some ladder steps: the log rarely grows.
+        let mut steps = Vec::with_capacity(2 * self.layout.puzzle().size().cell_count());
         let mut unsound_step = None;
         let (mut state, mut status) = match &self.start {
-            // No verdict to end a run with: the deadline is as good as passed.
-            Some((state, singles)) if self.verdict == Verdict::Unknown => {
-                steps.extend(singles.iter().cloned());
-                (state.clone(), Some(Status::TimedOut))
-            }
             Some((state, singles)) => {
                 steps.extend(singles.iter().cloned());
-                (state.clone(), None)
-            }
-            None if self.verdict == Verdict::Unknown => {
-                let mut state = State::from_layout(Arc::clone(&self.layout));
-                let _ = state.propagate();
-                (state, Some(Status::TimedOut))
+                (state.clone(), out_of_time.then_some(Status::TimedOut))
             }
             None => {
                 // Propagation fails: report the grid where it stopped.
                 let mut state = State::from_layout(Arc::clone(&self.layout));
                 let _ = state.propagate();
-                (state, Some(Status::Impossible))
+                let status = if out_of_time {
+                    Status::TimedOut
+                } else {
+                    // A contradiction found by propagation alone proves it.
+                    let _ = self.count.set(Count {
+                        verdict: Verdict::Impossible,
+                        solution: None,
+                    });
+                    Status::Impossible
+                };
+                (state, Some(status))
             }
         };
         while status.is_none() {
             if state.is_solved() {
+                // Solved by steps that each remove only what no solution uses: the
+                // grid is the one solution.
+                let _ = self.count.set(Count {
+                    verdict: Verdict::Unique,
+                    solution: Some(state.grid()),
+                });
                 status = Some(Status::Solved);
                 break;
             }
             let Some(step) = ladder::next_step(&state, &mut ctx) else {
-                status = Some(match self.verdict {
+                status = Some(match self.count().verdict {
                     _ if ctx.timed_out() => Status::TimedOut,
                     Verdict::Impossible => Status::Impossible,
                     Verdict::Ambiguous => Status::Ambiguous,
                     Verdict::Unique => Status::Stuck,
-                    // (Not reached: such a run ends before its first step.)
+                    // The count gave up at the grader's deadline.
                     Verdict::Unknown => Status::TimedOut,
                 });
                 break;
@@ -208,9 +268,12 @@ impl Grader {
             state.apply(&step);
             steps.push(step);
             let index = steps.len() - 1;
-            match state.propagate() {
-                Ok(singles) => steps.extend(singles),
-                Err(_) => status = Some(Status::Impossible),
+            let logged = steps.len();
+            if state.propagate_into(&mut steps).is_err() {
+                // The log shows the step that led to the contradiction, not the
+                // singles placed on the way to it.
+                steps.truncate(logged);
+                status = Some(Status::Impossible);
             }
             if unsound_step.is_none() {
                 if let Some(t) = &truth {
@@ -222,25 +285,23 @@ impl Grader {
             let changed = state.take_changed_cages();
             ctx.cages_changed(&changed);
         }
-        let ladder: Vec<&Step> = steps.iter().filter(|s| !s.is_propagation()).collect();
-        let depth = ladder
-            .iter()
-            .filter(|s| s.technique == TechniqueKind::CageCombination)
-            .map(|s| match &s.reason {
-                crate::Reason::CageCombination { cages } => cages.len(),
-                _ => 1,
-            })
-            .max()
-            .unwrap_or(1);
+        let (mut max, mut total, mut ladder_steps, mut depth) = (Rating::ZERO, Rating::ZERO, 0, 1);
+        for step in steps.iter().filter(|s| !s.is_propagation()) {
+            max = max.max(step.rating);
+            total = total + step.rating;
+            ladder_steps += 1;
+            if step.technique == TechniqueKind::CageCombination {
+                depth = depth.max(match &step.reason {
+                    crate::Reason::CageCombination { cages } => cages.len(),
+                    _ => 1,
+                });
+            }
+        }
         Grade {
             status: status.unwrap_or(Status::Stuck),
-            max: ladder
-                .iter()
-                .map(|s| s.rating)
-                .max()
-                .unwrap_or(Rating::ZERO),
-            total: ladder.iter().map(|s| s.rating).sum(),
-            ladder_steps: ladder.len(),
+            max,
+            total,
+            ladder_steps,
             depth,
             grid: state.grid(),
             steps,

@@ -1,5 +1,5 @@
 //! What never changes while a puzzle is solved: cage cells, combination tables and
-//! their line footprints, regions and peers. Built once per puzzle and shared by every
+//! their line footprints, regions and the regions of each cell. Built once per puzzle and shared by every
 //! [`State`](crate::State) of it.
 
 use kenken_model::{CageId, CellId, Combinations, Digit, ModelError, Puzzle, Region, RegionKind};
@@ -15,10 +15,11 @@ pub struct Layout {
     pub(crate) cell_cage: Vec<(CageId, usize)>,
     /// Rows, then columns, then KenDoku boxes.
     pub(crate) regions: Vec<Region>,
-    /// The regions (indices into `regions`) holding each cell.
-    pub(crate) cell_regions: Vec<Vec<usize>>,
-    /// Cells that must differ from each cell.
-    pub(crate) peers: Vec<Vec<CellId>>,
+    /// The regions (indices into `regions`) holding each cell: its row, its column
+    /// and, in KenDoku, its box (the first `regions_per_cell` entries). Fixed-size
+    /// rows, as a puzzle is built for every graded line of a batch.
+    cell_regions: Vec<[usize; 3]>,
+    regions_per_cell: usize,
     /// Words per footprint (see [`Layout::footprint`]).
     pub(crate) fp_words: usize,
     /// Per cage, the footprints of its combinations, `fp_words` each.
@@ -27,6 +28,11 @@ pub struct Layout {
     /// cell of one sees a cell of the other).
     cage_links: Vec<u64>,
     link_words: usize,
+    /// Per cage, where its live-combination bits start in a state's flat bit
+    /// store (in words; every cage starts on a word) and how many there are.
+    live_at: Vec<(usize, usize)>,
+    /// The state's initial live bits, in that store.
+    initial_live: Vec<usize>,
 }
 
 impl Layout {
@@ -45,26 +51,16 @@ impl Layout {
             }
         }
         let regions = puzzle.regions();
-        let mut cell_regions = vec![Vec::new(); size.cell_count()];
+        let regions_per_cell = if puzzle.boxes().is_some() { 3 } else { 2 };
+        let mut cell_regions = vec![[0; 3]; size.cell_count()];
+        let mut filled = vec![0u8; size.cell_count()];
         for (ri, region) in regions.iter().enumerate() {
             for &c in &region.cells {
-                cell_regions[c.index()].push(ri);
+                cell_regions[c.index()][filled[c.index()] as usize] = ri;
+                filled[c.index()] += 1;
             }
         }
-        // Two cells see each other exactly when they share a region.
-        let peers = size
-            .cells()
-            .map(|a| {
-                let mut p: Vec<CellId> = cell_regions[a.index()]
-                    .iter()
-                    .flat_map(|&r| regions[r].cells.iter().copied())
-                    .filter(|&b| b != a)
-                    .collect();
-                p.sort_unstable();
-                p.dedup();
-                p
-            })
-            .collect();
+        debug_assert!(filled.iter().all(|&k| k as usize == regions_per_cell));
         let fp_words = (regions.len() * n).div_ceil(64);
         let footprints = puzzle
             .cage_ids()
@@ -75,7 +71,7 @@ impl Layout {
                 for i in 0..table.len() {
                     let fp = &mut out[i * fp_words..(i + 1) * fp_words];
                     for (pos, &d) in table.row(i).iter().enumerate() {
-                        for &r in &cell_regions[cells[pos].index()] {
+                        for &r in &cell_regions[cells[pos].index()][..regions_per_cell] {
                             let bit = r * n + (d as usize - 1);
                             fp[bit / 64] |= 1 << (bit % 64);
                         }
@@ -92,7 +88,7 @@ impl Layout {
             .map(|cage| {
                 cage.cells
                     .iter()
-                    .flat_map(|c| cell_regions[c.index()].iter())
+                    .flat_map(|c| cell_regions[c.index()][..regions_per_cell].iter())
                     .fold(0u64, |m, &r| m | 1 << r)
             })
             .collect();
@@ -103,6 +99,14 @@ impl Layout {
                 cage_links[a * link_words + b / 64] |= 1 << (b % 64);
             }
         }
+        // One flat store for every cage's live bits, so that copying a state copies
+        // one buffer, not one per cage.
+        let mut live_at = Vec::with_capacity(tables.len());
+        let mut initial_live = Vec::new();
+        for table in &tables {
+            live_at.push((initial_live.len(), table.len()));
+            initial_live.extend_from_slice(table.live.as_raw_slice());
+        }
         Ok(Layout {
             puzzle: puzzle.clone(),
             n,
@@ -110,11 +114,13 @@ impl Layout {
             cell_cage,
             regions,
             cell_regions,
-            peers,
+            regions_per_cell,
             fp_words,
             footprints,
             cage_links,
             link_words,
+            live_at,
+            initial_live,
         })
     }
 
@@ -148,6 +154,14 @@ impl Layout {
         self.tables.len()
     }
 
+    /// The regions (indices into [`Layout::regions`]) holding a cell: its row, its
+    /// column and, in KenDoku, its box. The cells that must differ from a cell are
+    /// the other cells of these regions.
+    #[inline]
+    pub fn cell_regions(&self, cell: CellId) -> &[usize] {
+        &self.cell_regions[cell.index()][..self.regions_per_cell]
+    }
+
     /// Rows, then columns, then KenDoku boxes.
     pub fn regions(&self) -> &[Region] {
         &self.regions
@@ -176,6 +190,18 @@ impl Layout {
     /// The bit set (by cage index) of the cages `a` can clash with.
     pub fn links_of(&self, a: CageId) -> &[u64] {
         &self.cage_links[a.index() * self.link_words..(a.index() + 1) * self.link_words]
+    }
+
+    /// Where the live bits of `cage` are in a state's store: the first word and the
+    /// number of bits.
+    #[inline]
+    pub(crate) fn live_at(&self, cage: CageId) -> (usize, usize) {
+        self.live_at[cage.index()]
+    }
+
+    /// A state's live-bit store before anything is removed.
+    pub(crate) fn initial_live(&self) -> &[usize] {
+        &self.initial_live
     }
 
     pub fn linked(&self, a: CageId, b: CageId) -> bool {

@@ -3,7 +3,7 @@
 
 use crate::step::{CageCut, Reason, Step};
 use crate::{Layout, TechniqueKind};
-use bitvec::vec::BitVec;
+use bitvec::prelude::{BitSlice, Lsb0};
 use kenken_model::{CageId, CellId, Digit, Digits, ModelError, Puzzle};
 use std::sync::Arc;
 use thiserror::Error;
@@ -38,7 +38,9 @@ pub struct State {
     layout: Arc<Layout>,
     cand: Vec<Digits>,
     placed: Vec<bool>,
-    live: Vec<BitVec>,
+    /// Every cage's live combinations as bits, cage by cage (see
+    /// [`Layout::live_at`]): one buffer, so that a copy of the state is cheap.
+    live: Vec<usize>,
     live_count: Vec<usize>,
     /// Cages whose live combinations changed since [`State::take_changed_cages`].
     changed: Vec<bool>,
@@ -56,8 +58,8 @@ impl State {
     pub fn from_layout(layout: Arc<Layout>) -> State {
         let cells = layout.puzzle.size().cell_count();
         let cages = layout.cage_count();
-        let live: Vec<BitVec> = layout.tables.iter().map(|t| t.live.clone()).collect();
-        let live_count = live.iter().map(|l| l.count_ones()).collect();
+        let live = layout.initial_live().to_vec();
+        let live_count = layout.tables.iter().map(|t| t.live.count_ones()).collect();
         let mut s = State {
             cand: vec![Digits::full(layout.n); cells],
             placed: vec![false; cells],
@@ -136,8 +138,17 @@ impl State {
 
     /// The live combinations of a cage.
     #[inline]
-    pub fn live(&self, cage: CageId) -> &BitVec {
-        &self.live[cage.index()]
+    pub fn live(&self, cage: CageId) -> &BitSlice<usize, Lsb0> {
+        let (at, len) = self.layout.live_at(cage);
+        &BitSlice::<usize, Lsb0>::from_slice(&self.live[at..at + len.div_ceil(WORD)])[..len]
+    }
+
+    /// The words of the cage's live bits (bits past its combination count may be
+    /// anything).
+    #[inline]
+    fn live_words(&self, cage: CageId) -> (&[usize], usize) {
+        let (at, len) = self.layout.live_at(cage);
+        (&self.live[at..at + len.div_ceil(WORD)], len)
     }
 
     #[inline]
@@ -147,7 +158,8 @@ impl State {
 
     /// Indices of the cage's live combinations, ascending.
     pub fn live_combinations(&self, cage: CageId) -> impl Iterator<Item = usize> + '_ {
-        ones(&self.live[cage.index()])
+        let (words, len) = self.live_words(cage);
+        ones(words, len)
     }
 
     /// The grid as digits in reading order, 0 for unplaced cells.
@@ -194,9 +206,10 @@ impl State {
     }
 
     fn kill(&mut self, cage: CageId, i: usize) {
-        let l = &mut self.live[cage.index()];
-        if l[i] {
-            l.set(i, false);
+        let (at, _) = self.layout.live_at(cage);
+        let (word, bit) = (&mut self.live[at + i / WORD], 1usize << (i % WORD));
+        if *word & bit != 0 {
+            *word &= !bit;
             self.live_count[cage.index()] -= 1;
             self.changed[cage.index()] = true;
             self.dirty[cage.index()] = true;
@@ -207,6 +220,13 @@ impl State {
     /// naked-single steps in the order they were placed.
     pub fn propagate(&mut self) -> Result<Vec<Step>, Contradiction> {
         let mut singles = Vec::new();
+        self.propagate_into(&mut singles)?;
+        Ok(singles)
+    }
+
+    /// [`State::propagate`] appending the naked-single steps to `singles` (a step
+    /// log), so that the stepping loop needs no buffer of its own.
+    pub fn propagate_into(&mut self, singles: &mut Vec<Step>) -> Result<(), Contradiction> {
         loop {
             let mut any = false;
             for cage in 0..self.dirty.len() {
@@ -215,27 +235,41 @@ impl State {
                     self.filter_cage(CageId::new(cage))?;
                 }
             }
-            // Place every new single, reading order.
-            let size = self.puzzle().size();
+            // Place every new single, reading order, and remove its digit from the
+            // other cells of its regions.
+            let State {
+                layout,
+                cand,
+                placed,
+                dirty,
+                ..
+            } = self;
+            let size = layout.puzzle.size();
             for cell in size.cells() {
-                if self.placed[cell.index()] {
+                if placed[cell.index()] {
                     continue;
                 }
-                if let Some(d) = self.cand[cell.index()].single_digit() {
+                if let Some(d) = cand[cell.index()].single_digit() {
                     any = true;
-                    self.placed[cell.index()] = true;
+                    placed[cell.index()] = true;
                     singles.push(Step::naked_single(cell, d));
-                    for k in 0..self.layout.peers[cell.index()].len() {
-                        let p = self.layout.peers[cell.index()][k];
-                        self.eliminate(p, d);
-                        if self.cand[p.index()].is_empty() {
-                            return Err(Contradiction::EmptyCell(size.cell_name(p)));
+                    for &r in layout.cell_regions(cell) {
+                        for &p in &layout.regions[r].cells {
+                            let c = &mut cand[p.index()];
+                            if p == cell || !c.contains(d) {
+                                continue;
+                            }
+                            c.remove(d);
+                            dirty[layout.cell_cage[p.index()].0.index()] = true;
+                            if c.is_empty() {
+                                return Err(Contradiction::EmptyCell(size.cell_name(p)));
+                            }
                         }
                     }
                 }
             }
             if !any {
-                return Ok(singles);
+                return Ok(());
             }
         }
     }
@@ -267,11 +301,11 @@ impl State {
         for (m, c) in masks.iter_mut().zip(cells) {
             *m = cand[c.index()];
         }
-        let live = &mut live[cage.index()];
+        let (at, len) = layout.live_at(cage);
+        let live = &mut live[at..at + len.div_ceil(WORD)];
         let mut removed = 0;
         // A word at a time (the bit iterators of `bitvec` cost more than the test).
-        let len = live.len();
-        for (w, word) in live.as_raw_mut_slice().iter_mut().enumerate() {
+        for (w, word) in live.iter_mut().enumerate() {
             let mut bits = *word & tail_mask(len, w);
             while bits != 0 {
                 let b = bits.trailing_zeros() as usize;
@@ -315,7 +349,7 @@ impl State {
             extra.resize(width, Digits::EMPTY);
             &mut extra
         };
-        for i in ones(&self.live[cage.index()]) {
+        for i in self.live_combinations(cage) {
             for (u, &d) in union.iter_mut().zip(layout.combination(cage, i)) {
                 u.insert(d);
             }
@@ -396,21 +430,20 @@ impl State {
     }
 }
 
-/// The set bits of a bit vector, ascending, a word at a time (the bit iterators of
-/// `bitvec` cost more than the loops they feed).
-fn ones(bits: &BitVec) -> impl Iterator<Item = usize> + '_ {
-    let len = bits.len();
-    bits.as_raw_slice()
-        .iter()
-        .enumerate()
-        .flat_map(move |(w, &word)| {
-            let word = word & tail_mask(len, w);
-            std::iter::successors((word != 0).then_some(word), |&rest| {
-                let next = rest & (rest - 1);
-                (next != 0).then_some(next)
-            })
-            .map(move |rest| w * usize::BITS as usize + rest.trailing_zeros() as usize)
+/// Bits in a word of the live store.
+const WORD: usize = usize::BITS as usize;
+
+/// The set bits among the first `len` of a word slice, ascending, a word at a time
+/// (the bit iterators of `bitvec` cost more than the loops they feed).
+fn ones(words: &[usize], len: usize) -> impl Iterator<Item = usize> + '_ {
+    words.iter().enumerate().flat_map(move |(w, &word)| {
+        let word = word & tail_mask(len, w);
+        std::iter::successors((word != 0).then_some(word), |&rest| {
+            let next = rest & (rest - 1);
+            (next != 0).then_some(next)
         })
+        .map(move |rest| w * WORD + rest.trailing_zeros() as usize)
+    })
 }
 
 /// The bits of word `w` of a `len`-bit vector that are inside it (storage past the

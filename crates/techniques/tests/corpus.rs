@@ -8,7 +8,10 @@
 //! * (`--ignored`, run by `.ci/run`) mode c alone solves every puzzle, every step
 //!   checked the same way;
 //! * the hand-made edge cases have the number of solutions `puzzles/edge-cases.md`
-//!   says, and the ladder ends accordingly.
+//!   says, and the ladder ends accordingly;
+//! * a grader whose solution count waits until needed ([`Grader::deferred`], what a
+//!   batch uses) grades like one that counts first, and ends up with the same
+//!   verdict and solution.
 //!
 //! Puzzles are graded on every core (each one single-threaded), largest grids first so
 //! the threads finish together.
@@ -155,6 +158,66 @@ fn every_tatham_puzzle_is_unique_solved_and_every_step_sound() {
         (grade.status != Status::Solved).then(|| format!("{}: {}", e.label, grade.status))
     });
     report("unique, solved, sound", &problems, entries.len(), started);
+}
+
+/// What a grade says, without the grid reached (compared between graders).
+fn summary(g: &kenken_techniques::Grade) -> (Status, Rating, Rating, usize, usize, usize) {
+    (
+        g.status,
+        g.max,
+        g.total,
+        g.depth,
+        g.ladder_steps,
+        g.steps.len(),
+    )
+}
+
+/// The deferred grader against the eager one on a puzzle: the same grades in both
+/// modes (run in either order), then the same verdict and solution.
+fn deferred_agrees(e: &Entry) -> Option<String> {
+    let eager = Grader::new(&e.puzzle).unwrap();
+    let modes = [Options::default(), Options::cage_combinations_only()];
+    for order in [[0, 1], [1, 0]] {
+        let deferred = Grader::deferred(&e.puzzle, None).unwrap();
+        for &m in &order {
+            let (want, got) = (
+                eager.grade(modes[m], false),
+                deferred.grade(modes[m], false),
+            );
+            if summary(&want) != summary(&got) || want.grid != got.grid {
+                return Some(format!(
+                    "{}: mode {m}: eager {:?}, deferred {:?}",
+                    e.label,
+                    summary(&want),
+                    summary(&got)
+                ));
+            }
+        }
+        if (deferred.verdict(), deferred.solution()) != (eager.verdict(), eager.solution()) {
+            return Some(format!(
+                "{}: eager {:?}, deferred {:?}",
+                e.label,
+                eager.verdict(),
+                deferred.verdict()
+            ));
+        }
+    }
+    None
+}
+
+#[test]
+fn a_deferred_solution_count_changes_no_grade() {
+    let started = Instant::now();
+    // Every 8th Tatham puzzle (all sizes and levels) and every edge case (ambiguous,
+    // impossible and stuck ones among them).
+    let mut entries: Vec<Entry> = tatham_corpus().into_iter().step_by(8).collect();
+    for (place, s) in strings(&puzzles_dir().join("edge-cases.json")) {
+        let label = format!("edge-cases.json{place}");
+        let puzzle = read(&label, &s);
+        entries.push(Entry { label, puzzle });
+    }
+    let problems = for_each_parallel(&entries, deferred_agrees);
+    report("deferred count", &problems, entries.len(), started);
 }
 
 /// The ladder levels: level k enables the first k+1 kinds of [`TechniqueKind::ALL`].

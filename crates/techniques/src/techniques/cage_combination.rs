@@ -168,7 +168,7 @@ impl Technique for CageCombination {
             sets.search_dirty(n, &mem.dirty[n * cages..(n + 1) * cages])
         };
         let timed_out = sets.timed_out;
-        drop(sets);
+        sets.scratch.release();
         mem.links = Some((mem.clock, list, links));
         if timed_out {
             // Cut short: nothing is known about this level.

@@ -63,6 +63,9 @@ pub struct SupportCache {
     /// Buffers for building pair tables.
     conflicts: Vec<u64>,
     bit_slot: Vec<u16>,
+    /// The [`Scratch`] buffers, lent to each search so that none allocates anew.
+    domains: Vec<u64>,
+    supported: Vec<u64>,
 }
 
 impl SupportCache {
@@ -75,6 +78,8 @@ impl SupportCache {
             pairs: Vec::new(),
             conflicts: Vec::new(),
             bit_slot: Vec::new(),
+            domains: Vec::new(),
+            supported: Vec::new(),
         }
     }
 
@@ -267,19 +272,28 @@ impl<'a> Scratch<'a> {
         for &c in cages {
             cache.refresh_list(state, c, clock, changed_at[c.index()]);
         }
+        let domains = std::mem::take(&mut cache.domains);
+        let supported = std::mem::take(&mut cache.supported);
         Scratch {
             state,
             cages,
             cache,
             clock,
-            domains: Vec::new(),
+            domains,
             offset: [0; 9],
             chosen: [u32::MAX; 8],
-            supported: Vec::new(),
+            supported,
             deadline: None,
             nodes: 0,
             timed_out: false,
         }
+    }
+
+    /// Ends the scratch, handing its buffers back to the cache for the next one (a
+    /// scratch merely dropped takes them with it).
+    pub fn release(self) {
+        self.cache.domains = self.domains;
+        self.cache.supported = self.supported;
     }
 
     /// The numbered combinations of list cage `x`.

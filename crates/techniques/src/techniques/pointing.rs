@@ -30,7 +30,7 @@ impl Technique for Pointing {
             // each with the range of `inside` listing the cage positions in it.
             touched.clear();
             for c in cells {
-                for &r in &layout.cell_regions[c.index()] {
+                for &r in layout.cell_regions(*c) {
                     if !touched.iter().any(|&(x, _)| x == r) {
                         touched.push((r, 0..0));
                     }
@@ -40,7 +40,7 @@ impl Technique for Pointing {
             for (r, range) in &mut touched {
                 let start = inside.len();
                 inside.extend(
-                    (0..cells.len()).filter(|&p| layout.cell_regions[cells[p].index()].contains(r)),
+                    (0..cells.len()).filter(|&p| layout.cell_regions(cells[p]).contains(r)),
                 );
                 *range = start..inside.len();
             }
