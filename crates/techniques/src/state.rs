@@ -143,10 +143,10 @@ impl State {
         &BitSlice::<usize, Lsb0>::from_slice(&self.live[at..at + len.div_ceil(WORD)])[..len]
     }
 
-    /// The words of the cage's live bits (bits past its combination count may be
-    /// anything).
+    /// The words of the cage's live bits and how many bits are the cage's (bits
+    /// past its combination count may be anything).
     #[inline]
-    fn live_words(&self, cage: CageId) -> (&[usize], usize) {
+    pub(crate) fn live_words(&self, cage: CageId) -> (&[usize], usize) {
         let (at, len) = self.layout.live_at(cage);
         (&self.live[at..at + len.div_ceil(WORD)], len)
     }

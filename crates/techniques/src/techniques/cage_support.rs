@@ -104,11 +104,13 @@ impl SupportCache {
             list.combos
                 .extend(state.live_combinations(cage).map(|i| i as u32));
         }
-        let bits = state.live(cage);
+        let (words, _) = state.live_words(cage);
+        let word_bits = usize::BITS as usize;
         list.live.clear();
         list.live.resize(list.combos.len().div_ceil(64), 0);
         for (p, &i) in list.combos.iter().enumerate() {
-            if bits[i as usize] {
+            let i = i as usize;
+            if words[i / word_bits] & (1 << (i % word_bits)) != 0 {
                 list.live[p / 64] |= 1 << (p % 64);
             }
         }
@@ -127,6 +129,27 @@ impl SupportCache {
         }
         let (la, lb) = (&self.lists[a.index()].combos, &self.lists[b.index()].combos);
         let fp_words = layout.fp_words;
+        if la.len() * lb.len() * fp_words <= DIRECT_PAIR_TESTS {
+            // Small cages: test every pair of footprints (they clash exactly when
+            // they share a bit), cheaper than numbering the shared bits first.
+            let words = lb.len().div_ceil(64);
+            let table = &mut self.pairs[slot].1;
+            table.words = words;
+            table.bits.clear();
+            table.bits.resize(la.len() * words, 0);
+            for (p, &ia) in la.iter().enumerate() {
+                let fa = layout.footprint(a, ia as usize);
+                let row = &mut table.bits[p * words..(p + 1) * words];
+                for (q, &ib) in lb.iter().enumerate() {
+                    let fb = layout.footprint(b, ib as usize);
+                    if fa.iter().zip(fb).all(|(x, y)| x & y == 0) {
+                        row[q / 64] |= 1 << (q % 64);
+                    }
+                }
+            }
+            self.pairs[slot].0 = Some(clock);
+            return;
+        }
         // Only (region, digit) bits both cages can occupy can clash; number them.
         let mut shared = [0u64; 64];
         let mut union_b = [0u64; 64];
@@ -231,6 +254,10 @@ pub struct Scratch<'a> {
     nodes: u32,
     timed_out: bool,
 }
+
+/// Pair tables needing at most this many footprint-word tests are built by testing
+/// every pair directly (see [`SupportCache::refresh_pair`]).
+const DIRECT_PAIR_TESTS: usize = 128;
 
 /// Search nodes between two looks at the clock (a node costs up to a few
 /// microseconds on the largest cages).
