@@ -4,7 +4,7 @@
 use crate::step::{CageCut, Reason, Step};
 use crate::{Layout, TechniqueKind};
 use bitvec::prelude::{BitSlice, Lsb0};
-use kenken_model::{CageId, CellId, Digit, Digits, ModelError, Puzzle};
+use kenken_model::{CageId, CellId, Digit, Digits, ModelError, Puzzle, MAX_SIZE};
 use std::sync::Arc;
 use thiserror::Error;
 
@@ -46,6 +46,34 @@ pub struct State {
     changed: Vec<bool>,
     /// Cages that must be filtered by the next propagation.
     dirty: Vec<bool>,
+    /// Cells whose candidates changed since propagation last looked at them (a bit
+    /// set by cell index): the only ones that can have become naked singles.
+    touched: [u64; TOUCHED_WORDS],
+}
+
+/// Words of [`State`]'s touched-cell set: one bit per cell of the largest grid.
+const TOUCHED_WORDS: usize = (MAX_SIZE * MAX_SIZE).div_ceil(64);
+
+/// Marks a cell in a touched-cell set.
+#[inline]
+fn touch(touched: &mut [u64; TOUCHED_WORDS], cell: CellId) {
+    touched[cell.index() / 64] |= 1 << (cell.index() % 64);
+}
+
+/// Takes the first marked cell at index `from` or later out of a touched-cell set.
+#[inline]
+fn take_touched(touched: &mut [u64; TOUCHED_WORDS], from: usize) -> Option<CellId> {
+    let mut w = from / 64;
+    let mut word = touched.get(w)? & (u64::MAX << (from % 64));
+    loop {
+        if word != 0 {
+            let bit = word.trailing_zeros() as usize;
+            touched[w] &= !(1 << bit);
+            return Some(CellId::new(w * 64 + bit));
+        }
+        w += 1;
+        word = *touched.get(w)?;
+    }
 }
 
 impl State {
@@ -67,8 +95,12 @@ impl State {
             live_count,
             changed: vec![false; cages],
             dirty: vec![true; cages],
+            touched: [0; TOUCHED_WORDS],
             layout,
         };
+        for cell in s.layout.puzzle.size().cells() {
+            touch(&mut s.touched, cell);
+        }
         for cage in 0..cages {
             s.recompute_candidates(CageId::new(cage));
         }
@@ -202,6 +234,7 @@ impl State {
         if c.contains(d) {
             c.remove(d);
             self.dirty[self.layout.cell_cage[cell.index()].0.index()] = true;
+            touch(&mut self.touched, cell);
         }
     }
 
@@ -236,16 +269,21 @@ impl State {
                 }
             }
             // Place every new single, reading order, and remove its digit from the
-            // other cells of its regions.
+            // other cells of its regions. Only touched cells can be new singles; one
+            // touched here after the cell being placed is placed in this pass, one
+            // before it in the next (as a scan of every cell would do).
             let State {
                 layout,
                 cand,
                 placed,
                 dirty,
+                touched,
                 ..
             } = self;
             let size = layout.puzzle.size();
-            for cell in size.cells() {
+            let mut from = 0;
+            while let Some(cell) = take_touched(touched, from) {
+                from = cell.index() + 1;
                 if placed[cell.index()] {
                     continue;
                 }
@@ -261,6 +299,7 @@ impl State {
                             }
                             c.remove(d);
                             dirty[layout.cell_cage[p.index()].0.index()] = true;
+                            touch(touched, p);
                             if c.is_empty() {
                                 return Err(Contradiction::EmptyCell(size.cell_name(p)));
                             }
@@ -283,6 +322,7 @@ impl State {
             live,
             live_count,
             changed,
+            touched,
             ..
         } = self;
         let cells = layout.cage_cells(cage);
@@ -329,7 +369,10 @@ impl State {
             return Err(Contradiction::EmptyCage(cage));
         }
         for (&c, &u) in cells.iter().zip(union.iter()) {
-            cand[c.index()] &= u;
+            if !cand[c.index()].difference(u).is_empty() {
+                cand[c.index()] &= u;
+                touch(touched, c);
+            }
             if cand[c.index()].is_empty() {
                 return Err(Contradiction::EmptyCell(layout.puzzle.size().cell_name(c)));
             }
