@@ -342,41 +342,24 @@ impl<'a> Scratch<'a> {
 
         let layout = self.state.layout();
         let count = self.cache.cage_count;
+        if n == 2 {
+            let (a, b) = (self.cages[set[0]], self.cages[set[1]]);
+            if layout.linked(a, b) {
+                self.cache.refresh_pair(layout, a, b, self.clock);
+                self.pair_support(set, a.index() * count + b.index());
+                return self.cuts(set);
+            }
+        }
         // links[k][j]: the pair table slot of set cages k, j when they are linked.
-        // (A pair only uses the table from its first cage to its second.)
         let mut links = [[usize::MAX; 8]; 8];
         for k in 0..n {
             for j in 0..n {
                 let (a, b) = (self.cages[set[k]], self.cages[set[j]]);
                 if j != k && layout.linked(a, b) {
-                    if n > 2 || k == 0 {
-                        self.cache.refresh_pair(layout, a, b, self.clock);
-                    }
+                    self.cache.refresh_pair(layout, a, b, self.clock);
                     links[k][j] = a.index() * count + b.index();
                 }
             }
-        }
-
-        if n == 2 && links[0][1] != usize::MAX {
-            // A pair needs no search: a combination of the first cage is supported
-            // when its table row is not empty, one of the second when some row holds
-            // it.
-            let table = &self.cache.pairs[links[0][1]].1;
-            let live_a = &self.cache.lists[self.cages[set[0]].index()].live;
-            let live_b = &self.cache.lists[self.cages[set[1]].index()].live;
-            let (first, second) = self.supported.split_at_mut(self.offset[1]);
-            for p in ones(live_a) {
-                let mut any = 0;
-                for ((s, &r), &l) in second.iter_mut().zip(table.row(p)).zip(live_b) {
-                    let r = r & l;
-                    *s |= r;
-                    any |= r;
-                }
-                if any != 0 {
-                    first[p / 64] |= 1 << (p % 64);
-                }
-            }
-            return self.cuts(set);
         }
 
         // Depth 0: every live combination of every cage; deeper depths are written
@@ -416,6 +399,27 @@ impl<'a> Scratch<'a> {
         }
 
         self.cuts(set)
+    }
+
+    /// Marks the supported combinations of a linked pair (`slot`: its pair table)
+    /// without a search: a combination of the first cage is supported when its
+    /// table row is not empty, one of the second when some row holds it.
+    fn pair_support(&mut self, set: &[usize], slot: usize) {
+        let table = &self.cache.pairs[slot].1;
+        let live_a = &self.cache.lists[self.cages[set[0]].index()].live;
+        let live_b = &self.cache.lists[self.cages[set[1]].index()].live;
+        let (first, second) = self.supported.split_at_mut(self.offset[1]);
+        for p in ones(live_a) {
+            let mut any = 0;
+            for ((s, &r), &l) in second.iter_mut().zip(table.row(p)).zip(live_b) {
+                let r = r & l;
+                *s |= r;
+                any |= r;
+            }
+            if any != 0 {
+                first[p / 64] |= 1 << (p % 64);
+            }
+        }
     }
 
     /// The cuts of the set: its cages' live combinations not marked supported.
