@@ -4,7 +4,7 @@
 
 use crate::step::Reason;
 use crate::{Context, Rating, State, Step, Technique, TechniqueKind};
-use kenken_model::CellId;
+use kenken_model::{CageId, CellId, Digits, MAX_SIZE};
 
 pub struct Claiming;
 
@@ -15,20 +15,29 @@ impl Technique for Claiming {
 
     fn find(&self, state: &State, _ctx: &mut Context, _size: usize) -> Option<Step> {
         let layout = state.layout();
-        let n = state.n();
         for region in layout.regions() {
-            for d in 1..=n as u8 {
-                // The unplaced cells that can hold d (collected only when they
-                // share a cage: most regions and digits stop at the check).
-                let can_hold = |&c: &CellId| !state.is_placed(c) && state.candidates(c).contains(d);
-                let mut cells = region.cells.iter().filter(|c| can_hold(c));
-                let Some(&first) = cells.next() else {
-                    continue;
-                };
-                let cage = layout.cell_cage[first.index()].0;
-                if cells.any(|c| layout.cell_cage[c.index()].0 != cage) {
+            // The digits whose unplaced holders in the region all lie in one cage
+            // (`cage_of`), found in one pass over the region's cells.
+            let (mut held, mut mixed) = (Digits::EMPTY, Digits::EMPTY);
+            let mut cage_of = [CageId::new(0); MAX_SIZE];
+            for &c in &region.cells {
+                if state.is_placed(c) {
                     continue;
                 }
+                let cage = layout.cell_cage[c.index()].0;
+                for d in state.candidates(c).difference(mixed) {
+                    let k = d as usize - 1;
+                    if !held.contains(d) {
+                        held.insert(d);
+                        cage_of[k] = cage;
+                    } else if cage_of[k] != cage {
+                        mixed.insert(d);
+                    }
+                }
+            }
+            for d in held.difference(mixed) {
+                let cage = cage_of[d as usize - 1];
+                let can_hold = |&c: &CellId| !state.is_placed(c) && state.candidates(c).contains(d);
                 let holders: Vec<CellId> = region.cells.iter().copied().filter(can_hold).collect();
                 let positions: Vec<usize> = holders
                     .iter()

@@ -3,6 +3,7 @@
 
 use crate::step::Reason;
 use crate::{Context, Rating, State, Step, Technique, TechniqueKind};
+use kenken_model::Digits;
 
 pub struct HiddenSingle;
 
@@ -12,40 +13,42 @@ impl Technique for HiddenSingle {
     }
 
     fn find(&self, state: &State, _ctx: &mut Context, _size: usize) -> Option<Step> {
-        let n = state.n();
         for region in state.layout().regions() {
-            for d in 1..=n as u8 {
-                let mut only = None;
-                let mut count = 0;
-                for &c in &region.cells {
-                    if !state.is_placed(c) && state.candidates(c).contains(d) {
-                        count += 1;
-                        only = Some(c);
-                    }
+            // The digits held by exactly one unplaced cell: seen once and not again.
+            let (mut once, mut again) = (Digits::EMPTY, Digits::EMPTY);
+            for &c in &region.cells {
+                if !state.is_placed(c) {
+                    let m = state.candidates(c);
+                    again |= once & m;
+                    once |= m;
                 }
-                if count != 1 {
-                    continue;
-                }
-                let cell = only?;
-                let eliminations = state
-                    .candidates(cell)
-                    .iter()
-                    .filter(|&x| x != d)
-                    .map(|x| (cell, x))
-                    .collect();
-                return Some(Step {
-                    technique: TechniqueKind::HiddenSingle,
-                    rating: Rating::tenths(10),
-                    reason: Reason::HiddenSingle {
-                        region: region.kind,
-                        cell,
-                        digit: d,
-                    },
-                    placements: vec![(cell, d)],
-                    eliminations,
-                    cuts: Vec::new(),
-                });
             }
+            // The smallest such digit, in the cell that holds it.
+            let Some(d) = once.difference(again).min() else {
+                continue;
+            };
+            let cell = *region
+                .cells
+                .iter()
+                .find(|&&c| !state.is_placed(c) && state.candidates(c).contains(d))?;
+            let eliminations = state
+                .candidates(cell)
+                .iter()
+                .filter(|&x| x != d)
+                .map(|x| (cell, x))
+                .collect();
+            return Some(Step {
+                technique: TechniqueKind::HiddenSingle,
+                rating: Rating::tenths(10),
+                reason: Reason::HiddenSingle {
+                    region: region.kind,
+                    cell,
+                    digit: d,
+                },
+                placements: vec![(cell, d)],
+                eliminations,
+                cuts: Vec::new(),
+            });
         }
         None
     }
