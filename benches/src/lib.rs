@@ -45,6 +45,9 @@ pub const BAND_GROUPS: [&str; 5] = ["band0", "band1", "band2", "band3", "band4"]
 /// 100 puzzles spread evenly over the whole reference file, all sizes and levels:
 /// what a batch run sees.
 pub const SAMPLE_GROUP: &str = "sample100";
+/// 50 puzzles the reference grades in at most 2 ms (3×3 to 6×6): where the fixed
+/// cost of a puzzle weighs most.
+pub const QUICK_GROUP: &str = "quick50";
 
 /// A group's entries.
 ///
@@ -86,6 +89,7 @@ mod tests {
             assert!((3..=5).contains(&n), "{name} has {n} puzzles");
         }
         assert_eq!(group(SAMPLE_GROUP).len(), 100);
+        assert_eq!(group(QUICK_GROUP).len(), 50);
     }
 
     #[test]
@@ -101,6 +105,9 @@ mod tests {
                 assert_eq!(e.max.trunc() as usize, band, "{name}: {}", e.puzzle);
             }
         }
+        for e in group(QUICK_GROUP) {
+            assert!(e.ms <= 2, "{QUICK_GROUP}: {} took {} ms", e.puzzle, e.ms);
+        }
     }
 
     /// The benches time real work only if every puzzle is a proper one.
@@ -109,7 +116,7 @@ mod tests {
         let names = SIZE_GROUPS
             .iter()
             .chain(&BAND_GROUPS)
-            .chain([&SAMPLE_GROUP]);
+            .chain([&SAMPLE_GROUP, &QUICK_GROUP]);
         for name in names {
             for (e, p) in group(name).iter().zip(puzzles(name)) {
                 let outcome = search::solve(&p).unwrap();
