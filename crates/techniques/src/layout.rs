@@ -33,6 +33,13 @@ pub struct Layout {
     live_at: Vec<(usize, usize)>,
     /// The state's initial live bits, in that store.
     initial_live: Vec<usize>,
+    /// Per cage, where its combinations start in `packed`, when they fit one word
+    /// each (cage cells × N ≤ 64: every cage of up to 7 cells on a 9×9 grid).
+    packed_at: Vec<Option<usize>>,
+    /// Each such combination as one word: bit `pos × N + d − 1` for digit `d` at
+    /// cage position `pos`. The combination filter, the core of propagation, then
+    /// tests a combination against the cells' candidates with one AND.
+    packed: Vec<u64>,
 }
 
 impl Layout {
@@ -107,6 +114,25 @@ impl Layout {
             live_at.push((initial_live.len(), table.len()));
             initial_live.extend_from_slice(table.live.as_raw_slice());
         }
+        let mut packed_at = Vec::with_capacity(tables.len());
+        let mut packed = Vec::new();
+        for table in &tables {
+            if table.width() * n > 64 {
+                packed_at.push(None);
+                continue;
+            }
+            packed_at.push(Some(packed.len()));
+            packed.extend((0..table.len()).map(|i| {
+                table
+                    .row(i)
+                    .iter()
+                    .enumerate()
+                    .fold(0u64, |bits, (pos, &d)| {
+                        debug_assert!((1..=n).contains(&(d as usize)), "digits come from 1..=N");
+                        bits | 1 << (pos * n + d as usize - 1)
+                    })
+            }));
+        }
         Ok(Layout {
             puzzle: puzzle.clone(),
             n,
@@ -121,6 +147,8 @@ impl Layout {
             link_words,
             live_at,
             initial_live,
+            packed_at,
+            packed,
         })
     }
 
@@ -197,6 +225,14 @@ impl Layout {
     #[inline]
     pub(crate) fn live_at(&self, cage: CageId) -> (usize, usize) {
         self.live_at[cage.index()]
+    }
+
+    /// The combinations of `cage` packed one word each (see the field), when they
+    /// fit; indexed like the cage's live bits.
+    #[inline]
+    pub(crate) fn packed(&self, cage: CageId) -> Option<&[u64]> {
+        let at = self.packed_at[cage.index()]?;
+        Some(&self.packed[at..at + self.live_at[cage.index()].1])
     }
 
     /// A state's live-bit store before anything is removed.

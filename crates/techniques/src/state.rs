@@ -344,22 +344,36 @@ impl State {
         let (at, len) = layout.live_at(cage);
         let live = &mut live[at..at + len.div_ceil(WORD)];
         let mut removed = 0;
-        // A word at a time (the bit iterators of `bitvec` cost more than the test).
-        for (w, word) in live.iter_mut().enumerate() {
-            let mut bits = *word & tail_mask(len, w);
-            while bits != 0 {
-                let b = bits.trailing_zeros() as usize;
-                bits &= bits - 1;
-                let row = layout.combination(cage, w * usize::BITS as usize + b);
-                if row.iter().zip(masks.iter()).any(|(&d, m)| !m.contains(d)) {
-                    *word &= !(1 << b);
-                    removed += 1;
-                } else {
-                    for (u, &d) in union.iter_mut().zip(row) {
-                        u.insert(d);
+        if let Some(packed) = layout.packed(cage) {
+            // One word per combination (see `Layout::packed`): it survives when it
+            // sets no bit outside the cells' candidates, and the survivors' OR is
+            // the union of what they put in each cell.
+            let n = layout.n;
+            let allowed = masks
+                .iter()
+                .enumerate()
+                .fold(0u64, |a, (pos, m)| a | u64::from(m.bits()) << (pos * n));
+            let mut put = 0u64;
+            for (w, word) in live.iter_mut().enumerate() {
+                let mut bits = *word & tail_mask(len, w);
+                while bits != 0 {
+                    let b = bits.trailing_zeros() as usize;
+                    bits &= bits - 1;
+                    let combo = packed[w * WORD + b];
+                    if combo & !allowed != 0 {
+                        *word &= !(1 << b);
+                        removed += 1;
+                    } else {
+                        put |= combo;
                     }
                 }
             }
+            let digits = (1u64 << n) - 1;
+            for (pos, u) in union.iter_mut().enumerate() {
+                *u = Digits::from_bits(((put >> (pos * n)) & digits) as u16);
+            }
+        } else {
+            filter_rows(layout, cage, live, len, masks, union, &mut removed);
         }
         if removed > 0 {
             live_count[cage.index()] -= removed;
@@ -497,5 +511,37 @@ fn tail_mask(len: usize, w: usize) -> usize {
     match len.saturating_sub(w * bits) {
         n if n >= bits => usize::MAX,
         n => (1usize << n) - 1,
+    }
+}
+
+/// The combination filter one row at a time, for cages whose combinations do not
+/// fit one word: drops from `live` the combinations that put a digit outside the
+/// cells' candidates (`masks`), counting them in `removed`, and collects in `union`
+/// what the survivors put in each cell.
+fn filter_rows(
+    layout: &Layout,
+    cage: CageId,
+    live: &mut [usize],
+    len: usize,
+    masks: &[Digits],
+    union: &mut [Digits],
+    removed: &mut usize,
+) {
+    // A word at a time (the bit iterators of `bitvec` cost more than the test).
+    for (w, word) in live.iter_mut().enumerate() {
+        let mut bits = *word & tail_mask(len, w);
+        while bits != 0 {
+            let b = bits.trailing_zeros() as usize;
+            bits &= bits - 1;
+            let row = layout.combination(cage, w * usize::BITS as usize + b);
+            if row.iter().zip(masks.iter()).any(|(&d, m)| !m.contains(d)) {
+                *word &= !(1 << b);
+                *removed += 1;
+            } else {
+                for (u, &d) in union.iter_mut().zip(row) {
+                    u.insert(d);
+                }
+            }
+        }
     }
 }
