@@ -430,9 +430,19 @@ pub(crate) fn packed_start(input: &str) -> Option<usize> {
     if is_prefix(&input[lead..]) {
         return Some(lead);
     }
-    let lower = input.to_ascii_lowercase();
-    let bd = lower.find("bd=")? + 3;
+    let bd = find_ignore_ascii_case(input, "bd=")? + 3;
     is_prefix(&input[bd..]).then_some(bd)
+}
+
+/// The byte offset of the first occurrence of `needle` (ASCII) in `haystack`,
+/// ignoring ASCII case; without lower-casing a copy of the input, as format
+/// detection runs on every line of a batch.
+fn find_ignore_ascii_case(haystack: &str, needle: &str) -> Option<usize> {
+    let (h, n) = (haystack.as_bytes(), needle.as_bytes());
+    if n.is_empty() {
+        return Some(0);
+    }
+    h.windows(n.len()).position(|w| w.eq_ignore_ascii_case(n))
 }
 
 /// Whether a packed string (see [`packed_start`]) is a D6C.
@@ -442,10 +452,8 @@ pub(crate) fn packed_is_kendoku(input: &str) -> bool {
 
 /// Whether the input looks like SudokuWiki's unpacked KenKen URL.
 pub(crate) fn looks_like_unpacked_url(input: &str) -> bool {
-    let lower = input.to_ascii_lowercase();
-    lower
-        .find("kenken6x6.aspx?bd=")
-        .is_some_and(|i| lower[i + 18..].starts_with(|c: char| c.is_ascii_digit()))
+    find_ignore_ascii_case(input, "kenken6x6.aspx?bd=")
+        .is_some_and(|i| input.as_bytes().get(i + 18).is_some_and(u8::is_ascii_digit))
 }
 
 /// The colour (0..=4) of each cell's cage in reading order, as the packed and URL
