@@ -26,7 +26,7 @@ chosen to flatter a change: the rules are below.
   i.e. every 15th line or so: a fixed, size- and level-blind sample for the mode-b
   throughput benchmark.
 * quick50: among the rows the reference graded in at most 2 ms (all of them 3x3 to
-  6x6), the rows floor(i * m / 50) for i in 0..50 of the m such rows in file order:
+  5x5), the rows floor(i * m / 50) for i in 0..50 of the m such rows in file order:
   where a fixed cost per puzzle (reading, the layout, the two runs' set-up) weighs
   most against the reference.
 

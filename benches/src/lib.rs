@@ -45,7 +45,7 @@ pub const BAND_GROUPS: [&str; 5] = ["band0", "band1", "band2", "band3", "band4"]
 /// 100 puzzles spread evenly over the whole reference file, all sizes and levels:
 /// what a batch run sees.
 pub const SAMPLE_GROUP: &str = "sample100";
-/// 50 puzzles the reference grades in at most 2 ms (3×3 to 6×6): where the fixed
+/// 50 puzzles the reference grades in at most 2 ms (3×3 to 5×5): where the fixed
 /// cost of a puzzle weighs most.
 pub const QUICK_GROUP: &str = "quick50";
 

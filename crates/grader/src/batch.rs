@@ -47,9 +47,10 @@ pub struct BatchArgs {
     /// warnings about puzzles read leniently.
     #[arg(long)]
     pub quiet: bool,
-    /// Add each puzzle's grading time in milliseconds (reading, the solution count
-    /// and every run, on one worker): an `Ms` column before `Error` in TSV, an `ms`
-    /// field in NDJSON. Off by default, so that the rows of a run are reproducible.
+    /// Add each puzzle's grading time in milliseconds (reading, every run and, when
+    /// a run does not solve the puzzle, the solution count, on one worker): an `Ms`
+    /// column before `Error` in TSV, an `ms` field in NDJSON. Off by default, so
+    /// that the rows of a run are reproducible.
     #[arg(long)]
     pub times: bool,
     /// After the rows, print a difficulty tally to stderr: how many solved puzzles

@@ -35,8 +35,9 @@ pub struct LadderArgs {
     pub max_depth: Option<u8>,
     /// Give up on a puzzle after this many seconds (fractions allowed), counted from
     /// when its grading starts: its runs end with status `timeout` and the ratings
-    /// reached so far. The exhaustive solution count that comes first is bounded
-    /// too; when it runs out of time the status is `timeout` with no ratings.
+    /// reached so far. The exhaustive solution count is bounded too (`grade` counts
+    /// first; `batch` counts only when a run does not solve the puzzle); when it
+    /// runs out of time the status is `timeout`.
     #[arg(long, value_name = "SECONDS", value_parser = parse_timeout)]
     pub timeout: Option<Duration>,
 }
