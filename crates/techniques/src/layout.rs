@@ -1,6 +1,6 @@
 //! What never changes while a puzzle is solved: cage cells, combination tables and
-//! their line footprints, regions and the regions of each cell. Built once per puzzle and shared by every
-//! [`State`](crate::State) of it.
+//! their line footprints, regions and the regions of each cell. Built once per
+//! puzzle and shared by every [`State`](crate::State) of it.
 
 use kenken_model::{CageId, CellId, Combinations, Digit, ModelError, Puzzle, Region, RegionKind};
 
