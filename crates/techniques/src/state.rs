@@ -60,6 +60,28 @@ fn touch(touched: &mut [u64; TOUCHED_WORDS], cell: CellId) {
     touched[cell.index() / 64] |= 1 << (cell.index() % 64);
 }
 
+/// Removes candidate `d` of `cell` if it has it, marking its cage for filtering and
+/// the cell as touched; whether it had it. (A free function over the state's fields,
+/// so that propagation can call it while it borrows the layout.)
+#[inline]
+fn remove_candidate(
+    layout: &Layout,
+    cand: &mut [Digits],
+    dirty: &mut [bool],
+    touched: &mut [u64; TOUCHED_WORDS],
+    cell: CellId,
+    d: Digit,
+) -> bool {
+    let c = &mut cand[cell.index()];
+    if !c.contains(d) {
+        return false;
+    }
+    c.remove(d);
+    dirty[layout.cell_cage[cell.index()].0.index()] = true;
+    touch(touched, cell);
+    true
+}
+
 /// Takes the first marked cell at index `from` or later out of a touched-cell set.
 #[inline]
 fn take_touched(touched: &mut [u64; TOUCHED_WORDS], from: usize) -> Option<CellId> {
@@ -230,12 +252,14 @@ impl State {
     /// Removes a candidate (its cage's combinations using it are filtered by the next
     /// propagation).
     pub fn eliminate(&mut self, cell: CellId, d: Digit) {
-        let c = &mut self.cand[cell.index()];
-        if c.contains(d) {
-            c.remove(d);
-            self.dirty[self.layout.cell_cage[cell.index()].0.index()] = true;
-            touch(&mut self.touched, cell);
-        }
+        let State {
+            layout,
+            cand,
+            dirty,
+            touched,
+            ..
+        } = self;
+        remove_candidate(layout, cand, dirty, touched, cell, d);
     }
 
     fn kill(&mut self, cage: CageId, i: usize) {
@@ -293,14 +317,10 @@ impl State {
                     singles.push(Step::naked_single(cell, d));
                     for &r in layout.cell_regions(cell) {
                         for &p in &layout.regions[r].cells {
-                            let c = &mut cand[p.index()];
-                            if p == cell || !c.contains(d) {
-                                continue;
-                            }
-                            c.remove(d);
-                            dirty[layout.cell_cage[p.index()].0.index()] = true;
-                            touch(touched, p);
-                            if c.is_empty() {
+                            if p != cell
+                                && remove_candidate(layout, cand, dirty, touched, p, d)
+                                && cand[p.index()].is_empty()
+                            {
                                 return Err(Contradiction::EmptyCell(size.cell_name(p)));
                             }
                         }
@@ -533,7 +553,7 @@ fn filter_rows(
         while bits != 0 {
             let b = bits.trailing_zeros() as usize;
             bits &= bits - 1;
-            let row = layout.combination(cage, w * usize::BITS as usize + b);
+            let row = layout.combination(cage, w * WORD + b);
             if row.iter().zip(masks.iter()).any(|(&d, m)| !m.contains(d)) {
                 *word &= !(1 << b);
                 *removed += 1;
