@@ -369,7 +369,8 @@ fn cage_support_agrees_with_brute_force() {
     // at each state of the first steps of their mode-c grading, with one support
     // cache for the whole run as the technique keeps it (pair tables outlive dead
     // combinations): the cuts must be exactly the brute-force ones, and a second
-    // check of the same set (reusing the scratch's buffers) must agree.
+    // check of the same set (reusing the scratch's buffers; a pair through its
+    // table where the first check tested footprints directly) must agree.
     let ids = [
         "6:a_b_3a_14aa_ab_aaba_aa__aa_aa,m40a12a6m24s2m6m90m8s3d3a5a5s1a7d2s2",
         "7:a6_aab_ba_a_a_4a__a3__a_7aa_4a_3a_4aa_aa,m48s4m20d3s1a7m24a7s3s1a6m105m24s1m36a8a6m12a10s3s4d2",
@@ -421,7 +422,10 @@ fn cage_support_agrees_with_brute_force() {
                     continue;
                 }
                 let used = supported_by_brute_force(&s, &cages);
+                // Pairs checked directly first, then through their pair tables.
+                scratch.set_pair_tables(false);
                 let first = scratch.unsupported(&set);
+                scratch.set_pair_tables(true);
                 let again = scratch.unsupported(&set);
                 for (k, &cage) in cages.iter().enumerate() {
                     let expected: Vec<u32> = s

@@ -122,12 +122,13 @@ impl Technique for CageCombination {
         // list is the same.
         let (list, links) = match mem.links.take() {
             Some((tick, list, links)) if tick == mem.clock => (list, links),
-            cached => {
+            Some((_, mut list, mut links)) => {
+                resort(state, &mut list, &mut links);
+                (list, links)
+            }
+            None => {
                 let list = unsolved_sorted(state);
-                let links = match cached {
-                    Some((_, old, links)) if old == list => links,
-                    _ => ListLinks::of_list(state, &list),
-                };
+                let links = ListLinks::of_list(state, &list);
                 (list, links)
             }
         };
@@ -144,6 +145,8 @@ impl Technique for CageCombination {
             timed_out: false,
         };
         sets.scratch.set_deadline(deadline);
+        // Pair tables pay once sets of three cages are searched, which reuse them.
+        sets.scratch.set_pair_tables(mem.deepest >= 3 || n >= 3);
         let found = if n > mem.deepest {
             mem.deepest = n;
             sets.search_from(n, None)
@@ -206,6 +209,36 @@ fn unsolved_sorted(state: &State) -> Vec<CageId> {
         .collect();
     list.sort_unstable_by_key(|&c| (state.live_count(c), c));
     list
+}
+
+/// Brings the previous search's list and its links up to date with the state:
+/// drops the cages solved since and restores the order (by live count, ties by cage
+/// order). The list already holds every unsolved cage, as a run's states only
+/// narrow, and it is nearly sorted, as only the cages changed since moved: an
+/// insertion sort puts them back in place, moving their links along, instead of
+/// sorting the list and reading every link off the layout again.
+fn resort(state: &State, list: &mut Vec<CageId>, links: &mut ListLinks) {
+    for p in (0..list.len()).rev() {
+        if state.live_count(list[p]) <= 1 {
+            list.remove(p);
+            links.remove(p);
+        }
+    }
+    let key = |c: CageId| (state.live_count(c), c);
+    for i in 1..list.len() {
+        let k = key(list[i]);
+        let mut j = i;
+        while j > 0 && key(list[j - 1]) > k {
+            j -= 1;
+        }
+        if j != i {
+            list[j..=i].rotate_right(1);
+            links.move_down(i, j);
+        }
+    }
+    debug_assert_eq!(*list, unsolved_sorted(state));
+    debug_assert!((0..list.len()).all(|i| (0..list.len())
+        .all(|j| links.linked(i, j) == (i != j && state.layout().linked(list[i], list[j])))));
 }
 
 type Found = (Vec<usize>, Vec<CageId>, Vec<CageCut>);
@@ -394,6 +427,63 @@ impl ListLinks {
     fn row(&self, i: usize) -> &[u64] {
         &self.rows[i * self.words..(i + 1) * self.words]
     }
+
+    /// Whether positions i and j are linked.
+    fn linked(&self, i: usize, j: usize) -> bool {
+        self.row(i)[j / 64] & (1 << (j % 64)) != 0
+    }
+
+    /// Takes position `p` out of the list: its row goes, and in every row the bits
+    /// of the later positions move down one.
+    fn remove(&mut self, p: usize) {
+        let w = self.words;
+        self.rows.drain(p * w..(p + 1) * w);
+        for row in self.rows.chunks_exact_mut(w) {
+            take_bit(row, p);
+        }
+    }
+
+    /// Moves position `from` to `to` (before it); the positions in between move up
+    /// one.
+    fn move_down(&mut self, from: usize, to: usize) {
+        debug_assert!(to < from);
+        let w = self.words;
+        self.rows[to * w..(from + 1) * w].rotate_right(w);
+        for row in self.rows.chunks_exact_mut(w) {
+            let bit = take_bit(row, from);
+            put_bit(row, to, bit);
+        }
+    }
+}
+
+/// Takes bit `p` out of a multi-word bit set (the bits above it move down one);
+/// whether it was set.
+fn take_bit(row: &mut [u64], p: usize) -> bool {
+    let (w, b) = (p / 64, p % 64);
+    let was = row[w] & (1 << b) != 0;
+    let below = (1u64 << b) - 1;
+    row[w] = (row[w] & below) | ((row[w] >> 1) & !below);
+    for k in w..row.len() {
+        if k > w {
+            row[k] >>= 1;
+        }
+        if let Some(&next) = row.get(k + 1) {
+            row[k] |= (next & 1) << 63;
+        }
+    }
+    was
+}
+
+/// Puts a bit in at position `p` of a multi-word bit set, the bits from p on moving
+/// up one (the top bit must be clear).
+fn put_bit(row: &mut [u64], p: usize, bit: bool) {
+    let (w, b) = (p / 64, p % 64);
+    debug_assert!(row.last().is_none_or(|&l| l >> 63 == 0));
+    for k in (w + 1..row.len()).rev() {
+        row[k] = (row[k] << 1) | (row[k - 1] >> 63);
+    }
+    let below = (1u64 << b) - 1;
+    row[w] = (row[w] & below) | ((row[w] & !below) << 1) | (u64::from(bit) << b);
 }
 
 impl<'a> Walk<'a> {
@@ -829,6 +919,43 @@ mod tests {
                     .filter(|s| is_connected(s))
                     .collect();
                 assert_eq!(seen, led, "m {m} n {n} lead {lead}");
+            }
+        }
+    }
+
+    /// Removing and moving list positions keeps the links those of the new list, on
+    /// lists of one to three words.
+    #[test]
+    fn list_links_follow_removals_and_moves() {
+        let mut seed = 0x9E37_79B9_7F4A_7C15u64;
+        let mut random = move |below: usize| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            (seed % below as u64) as usize
+        };
+        for m in [5, 63, 64, 65, 130, 190] {
+            let edges: Vec<bool> = (0..m * m).map(|_| random(4) == 0).collect();
+            let linked = |a: usize, b: usize| a != b && edges[a.min(b) * m + a.max(b)];
+            let mut list: Vec<usize> = (0..m).collect();
+            let mut links = ListLinks::new(m, linked);
+            for _ in 0..40 {
+                if list.len() > 2 && random(3) == 0 {
+                    let p = random(list.len());
+                    list.remove(p);
+                    links.remove(p);
+                } else if list.len() > 1 {
+                    let from = 1 + random(list.len() - 1);
+                    let to = random(from);
+                    list[to..=from].rotate_right(1);
+                    links.move_down(from, to);
+                }
+                for i in 0..list.len() {
+                    for j in 0..list.len() {
+                        assert_eq!(links.linked(i, j), linked(list[i], list[j]), "m {m}");
+                    }
+                }
+                assert!(links.rows.len() == list.len() * links.words);
             }
         }
     }

@@ -117,16 +117,23 @@ impl SupportCache {
         list.live_count = live_now;
     }
 
-    /// Builds the pair table of (a, b) over their universes if either was rebuilt
-    /// since the table was. Both lists must be fresh.
-    fn refresh_pair(&mut self, layout: &Layout, a: CageId, b: CageId, clock: u32) {
+    /// Whether the pair table of (a, b) is up to date (neither universe was rebuilt
+    /// since it was built). Both lists must be fresh.
+    fn pair_fresh(&self, a: CageId, b: CageId) -> bool {
         let slot = a.index() * self.cage_count + b.index();
         let rebased = self.lists[a.index()]
             .rebased
             .max(self.lists[b.index()].rebased);
-        if self.pairs[slot].0.is_some_and(|t| rebased <= t) {
+        self.pairs[slot].0.is_some_and(|t| rebased <= t)
+    }
+
+    /// Builds the pair table of (a, b) over their universes if either was rebuilt
+    /// since the table was. Both lists must be fresh.
+    fn refresh_pair(&mut self, layout: &Layout, a: CageId, b: CageId, clock: u32) {
+        if self.pair_fresh(a, b) {
             return;
         }
+        let slot = a.index() * self.cage_count + b.index();
         let (la, lb) = (&self.lists[a.index()].combos, &self.lists[b.index()].combos);
         let fp_words = layout.fp_words;
         if la.len() * lb.len() * fp_words <= DIRECT_PAIR_TESTS {
@@ -253,6 +260,9 @@ pub struct Scratch<'a> {
     deadline: Option<Instant>,
     nodes: u32,
     timed_out: bool,
+    /// Whether a pair's check builds its pair table (kept for later checks) rather
+    /// than testing footprints directly.
+    pair_tables: bool,
 }
 
 /// Pair tables needing at most this many footprint-word tests are built by testing
@@ -264,6 +274,13 @@ const DIRECT_PAIR_TESTS: usize = 128;
 const DEADLINE_EVERY: u32 = 256;
 
 impl<'a> Scratch<'a> {
+    /// Whether a linked pair checked on its own builds its pair table (the default)
+    /// or tests footprints directly. Tables pay when sets of three or more cages
+    /// will use them; a pair check alone costs less without one.
+    pub fn set_pair_tables(&mut self, build: bool) {
+        self.pair_tables = build;
+    }
+
     /// Makes every later check give up once `deadline` has passed.
     pub fn set_deadline(&mut self, deadline: Option<Instant>) {
         self.deadline = deadline;
@@ -313,6 +330,7 @@ impl<'a> Scratch<'a> {
             deadline: None,
             nodes: 0,
             timed_out: false,
+            pair_tables: true,
         }
     }
 
@@ -345,8 +363,12 @@ impl<'a> Scratch<'a> {
         if n == 2 {
             let (a, b) = (self.cages[set[0]], self.cages[set[1]]);
             if layout.linked(a, b) {
-                self.cache.refresh_pair(layout, a, b, self.clock);
-                self.pair_support(set, a.index() * count + b.index());
+                if self.pair_tables || self.cache.pair_fresh(a, b) {
+                    self.cache.refresh_pair(layout, a, b, self.clock);
+                    self.pair_support(set, a.index() * count + b.index());
+                } else {
+                    self.direct_pair_support(set);
+                }
                 return self.cuts(set);
             }
         }
@@ -417,6 +439,64 @@ impl<'a> Scratch<'a> {
                 any |= r;
             }
             if any != 0 {
+                first[p / 64] |= 1 << (p % 64);
+            }
+        }
+    }
+
+    /// Marks the supported combinations of a linked pair by testing footprints
+    /// directly, without a pair table: a combination of the first cage looks for
+    /// partners among the second's not yet supported ones (marking every one it
+    /// meets), then, if it has none, for one among the rest. Once every combination
+    /// of the second cage is supported, each of the first stops at its first
+    /// partner, so a pair that removes nothing, the usual case, costs little more
+    /// than a test per combination.
+    fn direct_pair_support(&mut self, set: &[usize]) {
+        let layout = self.state.layout();
+        let (a, b) = (self.cages[set[0]], self.cages[set[1]]);
+        let (list_a, list_b) = (&self.cache.lists[a.index()], &self.cache.lists[b.index()]);
+        let (first, second) = self.supported.split_at_mut(self.offset[1]);
+        let mut open_b = list_b.live_count;
+        let compatible = |fa: &[u64], q: usize| {
+            let fb = layout.footprint(b, list_b.combos[q] as usize);
+            fa.iter().zip(fb).all(|(x, y)| x & y == 0)
+        };
+        for p in ones(&list_a.live) {
+            let fa = layout.footprint(a, list_a.combos[p] as usize);
+            let mut found = false;
+            if open_b > 0 {
+                for (w, (&l, s)) in list_b.live.iter().zip(second.iter_mut()).enumerate() {
+                    let mut bits = l & !*s;
+                    while bits != 0 {
+                        let q = w * 64 + bits.trailing_zeros() as usize;
+                        bits &= bits - 1;
+                        if compatible(fa, q) {
+                            *s |= 1 << (q % 64);
+                            open_b -= 1;
+                            found = true;
+                        }
+                    }
+                }
+            }
+            if !found {
+                found = list_b
+                    .live
+                    .iter()
+                    .zip(&*second)
+                    .enumerate()
+                    .any(|(w, (&l, &s))| {
+                        let mut bits = l & s;
+                        while bits != 0 {
+                            let q = w * 64 + bits.trailing_zeros() as usize;
+                            bits &= bits - 1;
+                            if compatible(fa, q) {
+                                return true;
+                            }
+                        }
+                        false
+                    });
+            }
+            if found {
                 first[p / 64] |= 1 << (p % 64);
             }
         }
