@@ -452,14 +452,24 @@ impl<'a> Scratch<'a> {
     /// partner, so a pair that removes nothing, the usual case, costs little more
     /// than a test per combination.
     fn direct_pair_support(&mut self, set: &[usize]) {
+        match self.state.layout().fp_words {
+            1 => self.direct_pairs::<1>(set),
+            2 => self.direct_pairs::<2>(set),
+            3 => self.direct_pairs::<3>(set),
+            4 => self.direct_pairs::<4>(set),
+            _ => self.direct_pairs::<0>(set),
+        }
+    }
+
+    /// [`Scratch::direct_pair_support`] for footprints of `W` words (0: any).
+    fn direct_pairs<const W: usize>(&mut self, set: &[usize]) {
         let layout = self.state.layout();
         let (a, b) = (self.cages[set[0]], self.cages[set[1]]);
         let (list_a, list_b) = (&self.cache.lists[a.index()], &self.cache.lists[b.index()]);
         let (first, second) = self.supported.split_at_mut(self.offset[1]);
         let mut open_b = list_b.live_count;
         let compatible = |fa: &[u64], q: usize| {
-            let fb = layout.footprint(b, list_b.combos[q] as usize);
-            fa.iter().zip(fb).all(|(x, y)| x & y == 0)
+            disjoint::<W>(fa, layout.footprint(b, list_b.combos[q] as usize))
         };
         for p in ones(&list_a.live) {
             let fa = layout.footprint(a, list_a.combos[p] as usize);
@@ -650,6 +660,17 @@ impl<'a> Scratch<'a> {
             }
         }
         found
+    }
+}
+
+/// Whether two footprints share no bit. `W` is their length in words when it is
+/// known at compile time (0: any), so that the usual lengths (one to four words up to
+/// 9×9) compile to a few ANDs without a loop.
+#[inline(always)]
+fn disjoint<const W: usize>(fa: &[u64], fb: &[u64]) -> bool {
+    match (fa.first_chunk::<W>(), fb.first_chunk::<W>()) {
+        (Some(x), Some(y)) if W > 0 => x.iter().zip(y).fold(0, |acc, (x, y)| acc | (x & y)) == 0,
+        _ => fa.iter().zip(fb).all(|(x, y)| x & y == 0),
     }
 }
 
