@@ -11,7 +11,7 @@ use crate::batch_input::{self, BadInput, Entry};
 use crate::exit::{panic_message, BAD_INPUT, FAILURE};
 use crate::input::relaxed_warning;
 use crate::ladder_args::{LadderArgs, Runs};
-use crate::report::{self, label, Outcome, RunSummary, Tally};
+use crate::report::{self, label, Outcome, Tally};
 use anyhow::Context;
 use clap::{Args, ValueEnum};
 use indicatif::{ProgressBar, ProgressState, ProgressStyle};
@@ -209,7 +209,7 @@ fn grade_puzzle(text: &str, runs: &Runs) -> Outcome {
         Ok(g) => g,
         Err(e) => return Outcome::Invalid(format!("the puzzle cannot be graded: {e}")),
     };
-    let run = |options: Option<Options>| options.map(|o| RunSummary::from(&grader.grade(o, false)));
+    let run = |options: Option<Options>| options.map(|o| grader.rate(o));
     // Mode b's two runs are independent: let an idle worker take one, so a slow
     // puzzle at the end of a batch does not leave the other cores waiting.
     let (normal, cc) = rayon::join(|| run(runs.normal), || run(runs.cc));

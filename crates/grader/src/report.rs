@@ -3,7 +3,7 @@
 
 use crate::ladder_args::Mode;
 use kenken_model::{Digit, Size};
-use kenken_techniques::{Grade, Rating, Status, Step};
+use kenken_techniques::{Rating, Status, Step, Summary};
 use serde::Serialize;
 use std::borrow::Cow;
 use std::collections::BTreeMap;
@@ -117,38 +117,14 @@ pub fn label(index: usize, text: &str) -> String {
 
 // ---- batch rows ----
 
-/// What one run of the ladder on a batch puzzle gave (the steps are dropped at
-/// once: a batch keeps only these numbers).
-#[derive(Clone, Copy, Debug)]
-pub struct RunSummary {
-    pub status: Status,
-    pub max: Rating,
-    pub total: Rating,
-    /// Steps that are not propagation.
-    pub steps: usize,
-    pub depth: usize,
-}
-
-impl From<&Grade> for RunSummary {
-    fn from(g: &Grade) -> RunSummary {
-        RunSummary {
-            status: g.status,
-            max: g.max,
-            total: g.total,
-            steps: g.ladder_steps,
-            depth: g.depth,
-        }
-    }
-}
-
 /// What a batch found for one puzzle.
 #[derive(Clone, Debug)]
 pub enum Outcome {
     /// Graded: the mode-n and mode-c runs the mode asks for, and a warning when the
     /// puzzle was read leniently.
     Graded {
-        normal: Option<RunSummary>,
-        cc: Option<RunSummary>,
+        normal: Option<Summary>,
+        cc: Option<Summary>,
         warning: Option<String>,
     },
     /// The puzzle cannot be read, or is not a valid puzzle: why.
@@ -193,7 +169,7 @@ impl Outcome {
         }
     }
 
-    fn runs(&self) -> (Option<RunSummary>, Option<RunSummary>) {
+    fn runs(&self) -> (Option<Summary>, Option<Summary>) {
         match self {
             Outcome::Graded { normal, cc, .. } => (*normal, *cc),
             _ => (None, None),
@@ -246,9 +222,9 @@ pub fn write_ndjson(
         success: outcome.success(),
         max: normal.map(|r| r.max.as_f64()),
         total: normal.map(|r| r.total.as_f64()),
-        steps: normal.map(|r| r.steps),
+        steps: normal.map(|r| r.ladder_steps),
         depth: cc.map(|r| r.depth),
-        cc_steps: cc.map(|r| r.steps),
+        cc_steps: cc.map(|r| r.ladder_steps),
         ms: took.map(millis),
         error: outcome.error(),
     };
@@ -296,7 +272,7 @@ pub fn write_tsv(
     }
     if mode != Mode::N {
         match cc {
-            Some(r) => write!(out, "\t{}\t{}", r.depth, r.steps)?,
+            Some(r) => write!(out, "\t{}\t{}", r.depth, r.ladder_steps)?,
             None => out.write_all(b"\t\t")?,
         }
     }

@@ -2,7 +2,7 @@
 //! apply it and propagate again, until the grid is solved or nothing applies.
 
 use crate::search::{self, Verdict};
-use crate::{ladder, Context, Layout, Options, Rating, State, Step, TechniqueKind};
+use crate::{ladder, Context, Layout, Options, Rating, State, Step};
 use kenken_model::{CageId, Digit, ModelError, Puzzle};
 use std::fmt;
 use std::sync::{Arc, OnceLock};
@@ -207,6 +207,40 @@ impl Grader {
     /// out of time), ends at once with [`Status::TimedOut`]: ratings 0, the
     /// propagated start's singles and grid.
     pub fn grade(&self, options: Options, check: bool) -> Grade {
+        // Room for every cell's single and some ladder steps: the log rarely grows.
+        let mut steps = Vec::with_capacity(2 * self.layout.puzzle().size().cell_count());
+        if let Some((_, singles)) = &self.start {
+            steps.extend(singles.iter().cloned());
+        }
+        let (summary, state, unsound_step) = self.run(options, check, Some(&mut steps));
+        Grade {
+            status: summary.status,
+            max: summary.max,
+            total: summary.total,
+            ladder_steps: summary.ladder_steps,
+            depth: summary.depth,
+            grid: state.grid(),
+            steps,
+            unsound_step,
+        }
+    }
+
+    /// The ratings of a run, as [`Grader::grade`] gives them, without keeping its
+    /// steps: what a batch of ratings needs, for less work (no log of every naked
+    /// single).
+    pub fn rate(&self, options: Options) -> Summary {
+        self.run(options, false, None).0
+    }
+
+    /// The stepping loop: the summary, the state reached and, with `check`, the
+    /// first unsound step (its index in `log`, which every step, naked singles
+    /// included, is appended to when given; checking wants a log).
+    fn run(
+        &self,
+        options: Options,
+        check: bool,
+        mut log: Option<&mut Vec<Step>>,
+    ) -> (Summary, State, Option<usize>) {
         let mut ctx = Context::new(options, self.layout.cage_count());
         let truth = if check {
             self.solution().map(|s| Truth::new(&self.layout, s))
@@ -218,18 +252,20 @@ impl Grader {
             .count
             .get()
             .is_some_and(|c| c.verdict == Verdict::Unknown);
-        // Room for every cell's single and some ladder steps: the log rarely grows.
-        let mut steps = Vec::with_capacity(2 * self.layout.puzzle().size().cell_count());
+        let mut summary = Summary {
+            status: Status::Stuck,
+            max: Rating::ZERO,
+            total: Rating::ZERO,
+            ladder_steps: 0,
+            depth: 1,
+        };
         let mut unsound_step = None;
         let (mut state, mut status) = match &self.start {
-            Some((state, singles)) => {
-                steps.extend(singles.iter().cloned());
-                (state.clone(), out_of_time.then_some(Status::TimedOut))
-            }
+            Some((state, _)) => (state.clone(), out_of_time.then_some(Status::TimedOut)),
             None => {
                 // Propagation fails: report the grid where it stopped.
                 let mut state = State::from_layout(Arc::clone(&self.layout));
-                let _ = state.propagate();
+                let _ = state.propagate_quietly();
                 let status = if out_of_time {
                     Status::TimedOut
                 } else {
@@ -265,14 +301,24 @@ impl Grader {
                 });
                 break;
             };
+            summary.count(&step);
             state.apply(&step);
-            steps.push(step);
-            let index = steps.len() - 1;
-            let logged = steps.len();
-            if state.propagate_into(&mut steps).is_err() {
-                // The log shows the step that led to the contradiction, not the
-                // singles placed on the way to it.
-                steps.truncate(logged);
+            let index = log.as_deref().map_or(0, Vec::len);
+            let propagated = match log.as_deref_mut() {
+                Some(steps) => {
+                    steps.push(step);
+                    let logged = steps.len();
+                    let propagated = state.propagate_into(steps);
+                    if propagated.is_err() {
+                        // The log shows the step that led to the contradiction, not
+                        // the singles placed on the way to it.
+                        steps.truncate(logged);
+                    }
+                    propagated
+                }
+                None => state.propagate_quietly(),
+            };
+            if propagated.is_err() {
                 status = Some(Status::Impossible);
             }
             if unsound_step.is_none() {
@@ -285,27 +331,35 @@ impl Grader {
             let changed = state.take_changed_cages();
             ctx.cages_changed(&changed);
         }
-        let (mut max, mut total, mut ladder_steps, mut depth) = (Rating::ZERO, Rating::ZERO, 0, 1);
-        for step in steps.iter().filter(|s| !s.is_propagation()) {
-            max = max.max(step.rating);
-            total = total + step.rating;
-            ladder_steps += 1;
-            if step.technique == TechniqueKind::CageCombination {
-                depth = depth.max(match &step.reason {
-                    crate::Reason::CageCombination { cages } => cages.len(),
-                    _ => 1,
-                });
-            }
-        }
-        Grade {
-            status: status.unwrap_or(Status::Stuck),
-            max,
-            total,
-            ladder_steps,
-            depth,
-            grid: state.grid(),
-            steps,
-            unsound_step,
+        summary.status = status.unwrap_or(Status::Stuck);
+        (summary, state, unsound_step)
+    }
+}
+
+/// What a run of the ladder rated a puzzle, without its steps (see
+/// [`Grader::rate`]; [`Grade`] has the same fields).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Summary {
+    pub status: Status,
+    /// The hardest rating used (0 when propagation alone solves it).
+    pub max: Rating,
+    /// The sum of all step ratings.
+    pub total: Rating,
+    /// The number of steps that are not propagation.
+    pub ladder_steps: usize,
+    /// The largest number of cages combined by a cage-combination step (1 if none).
+    pub depth: usize,
+}
+
+impl Summary {
+    /// Counts a ladder step.
+    fn count(&mut self, step: &Step) {
+        debug_assert!(!step.is_propagation(), "the ladder finds no naked singles");
+        self.max = self.max.max(step.rating);
+        self.total = self.total + step.rating;
+        self.ladder_steps += 1;
+        if let crate::Reason::CageCombination { cages } = &step.reason {
+            self.depth = self.depth.max(cages.len());
         }
     }
 }

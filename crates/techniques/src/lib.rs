@@ -19,7 +19,7 @@ mod step;
 mod technique;
 pub mod techniques;
 
-pub use grade::{Grade, Grader, Status};
+pub use grade::{Grade, Grader, Status, Summary};
 pub use layout::Layout;
 pub use rating::Rating;
 pub use state::{Contradiction, State, StateError};

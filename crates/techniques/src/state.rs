@@ -284,6 +284,19 @@ impl State {
     /// [`State::propagate`] appending the naked-single steps to `singles` (a step
     /// log), so that the stepping loop needs no buffer of its own.
     pub fn propagate_into(&mut self, singles: &mut Vec<Step>) -> Result<(), Contradiction> {
+        self.run_propagation(|cell, d| singles.push(Step::naked_single(cell, d)))
+    }
+
+    /// [`State::propagate`] without a step per naked single (for ratings alone).
+    pub fn propagate_quietly(&mut self) -> Result<(), Contradiction> {
+        self.run_propagation(|_, _| {})
+    }
+
+    /// Propagation to a fixed point, telling `placed_single` each naked single.
+    fn run_propagation(
+        &mut self,
+        mut placed_single: impl FnMut(CellId, Digit),
+    ) -> Result<(), Contradiction> {
         loop {
             let mut any = false;
             for cage in 0..self.dirty.len() {
@@ -314,7 +327,7 @@ impl State {
                 if let Some(d) = cand[cell.index()].single_digit() {
                     any = true;
                     placed[cell.index()] = true;
-                    singles.push(Step::naked_single(cell, d));
+                    placed_single(cell, d);
                     for &r in layout.cell_regions(cell) {
                         for &p in &layout.regions[r].cells {
                             if p != cell

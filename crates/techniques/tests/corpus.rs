@@ -173,7 +173,8 @@ fn summary(g: &kenken_techniques::Grade) -> (Status, Rating, Rating, usize, usiz
 }
 
 /// The deferred grader against the eager one on a puzzle: the same grades in both
-/// modes (run in either order), then the same verdict and solution.
+/// modes (run in either order), the same ratings without a step log
+/// ([`Grader::rate`]), then the same verdict and solution.
 fn deferred_agrees(e: &Entry) -> Option<String> {
     let eager = Grader::new(&e.puzzle).unwrap();
     let modes = [Options::default(), Options::cage_combinations_only()];
@@ -190,6 +191,28 @@ fn deferred_agrees(e: &Entry) -> Option<String> {
                     e.label,
                     summary(&want),
                     summary(&got)
+                ));
+            }
+            // Ratings without a step log are the same.
+            let rated = deferred.rate(modes[m]);
+            let logged = (
+                want.status,
+                want.max,
+                want.total,
+                want.depth,
+                want.ladder_steps,
+            );
+            if (
+                rated.status,
+                rated.max,
+                rated.total,
+                rated.depth,
+                rated.ladder_steps,
+            ) != logged
+            {
+                return Some(format!(
+                    "{}: mode {m}: graded {logged:?}, rated {rated:?}",
+                    e.label
                 ));
             }
         }
