@@ -150,7 +150,7 @@ impl Grader {
     /// The solution count, searched for on first use.
     fn count(&self) -> &Count {
         self.count.get_or_init(|| {
-            let outcome = search::count_solutions_with_deadline(
+            let outcome = search::count_in_tables(
                 self.layout.puzzle(),
                 &self.layout.tables,
                 None,

@@ -2,15 +2,18 @@
 //! their line footprints, regions and the regions of each cell. Built once per
 //! puzzle and shared by every [`State`](crate::State) of it.
 
+use crate::table_cache;
 use kenken_model::{CageId, CellId, Combinations, Digit, ModelError, Puzzle, Region, RegionKind};
+use std::sync::Arc;
 
 /// Static, shared facts about a puzzle that the techniques look up in their loops.
 #[derive(Debug)]
 pub struct Layout {
     pub(crate) puzzle: Puzzle,
     pub(crate) n: usize,
-    /// Initial combination tables, one per cage in clue order.
-    pub(crate) tables: Vec<Combinations>,
+    /// Initial combination tables, one per cage in clue order (shared with other
+    /// puzzles' layouts through the thread's table cache).
+    pub(crate) tables: Vec<Arc<Combinations>>,
     /// (cage, position in the cage) of each cell.
     pub(crate) cell_cage: Vec<(CageId, usize)>,
     /// Rows, then columns, then KenDoku boxes.
@@ -49,7 +52,7 @@ impl Layout {
         let n = size.get();
         let tables = puzzle
             .cage_ids()
-            .map(|id| puzzle.combinations(id))
+            .map(|id| table_cache::combinations(puzzle, id))
             .collect::<Result<Vec<_>, _>>()?;
         let mut cell_cage = vec![(CageId::new(0), 0); size.cell_count()];
         for id in puzzle.cage_ids() {

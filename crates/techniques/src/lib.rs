@@ -16,6 +16,7 @@ mod rating;
 pub mod search;
 mod state;
 mod step;
+mod table_cache;
 mod technique;
 pub mod techniques;
 

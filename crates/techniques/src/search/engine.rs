@@ -7,6 +7,7 @@
 
 use bitvec::field::BitField;
 use kenken_model::{Combinations, Digit, Digits, Puzzle};
+use std::borrow::Borrow;
 use std::time::Instant;
 
 /// Where a cage's data lives in the flat vectors of [`Layout`].
@@ -80,16 +81,17 @@ impl Layout {
     ///
     /// Panics when `tables` does not match the puzzle's cages (see
     /// [`super::count_solutions_with`]).
-    pub(super) fn from_tables(puzzle: &Puzzle, tables: &[Combinations]) -> Layout {
+    pub(super) fn from_tables(puzzle: &Puzzle, tables: &[impl Borrow<Combinations>]) -> Layout {
         assert_eq!(
             tables.len(),
             puzzle.cages().len(),
             "one combination table per cage is required"
         );
-        let total: usize = tables.iter().map(|t| t.len() * t.width()).sum();
+        let tables = tables.iter().map(Borrow::borrow);
+        let total: usize = tables.clone().map(|t| t.len() * t.width()).sum();
         let mut lay = Layout::skeleton(puzzle, total);
         let n = lay.n;
-        for (g, table) in tables.iter().enumerate() {
+        for (g, table) in tables.enumerate() {
             assert_eq!(
                 table.width(),
                 lay.cages[g].width,

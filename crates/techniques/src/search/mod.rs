@@ -40,6 +40,7 @@ mod engine;
 mod tests;
 
 use kenken_model::{Combinations, Digit, Digits, ModelError, Puzzle};
+use std::borrow::Borrow;
 use std::time::Instant;
 
 /// What the search proved about the number of solutions.
@@ -146,6 +147,18 @@ pub fn count_solutions_with(
 pub fn count_solutions_with_deadline(
     puzzle: &Puzzle,
     tables: &[Combinations],
+    candidates: Option<&[Digits]>,
+    limit: usize,
+    deadline: Option<Instant>,
+) -> SearchOutcome {
+    count_in_tables(puzzle, tables, candidates, limit, deadline)
+}
+
+/// [`count_solutions_with_deadline`] over tables held any way (a layout shares its
+/// tables through [`std::sync::Arc`]s).
+pub(crate) fn count_in_tables(
+    puzzle: &Puzzle,
+    tables: &[impl Borrow<Combinations>],
     candidates: Option<&[Digits]>,
     limit: usize,
     deadline: Option<Instant>,
