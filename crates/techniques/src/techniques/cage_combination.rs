@@ -273,6 +273,13 @@ impl Sets<'_> {
             return None;
         }
         let start = start.and_then(|s| first_at_or_after(&s, m));
+        if n == 2 {
+            let start = start.map_or((0, 0), |s| (s[0], s[1]));
+            return match self.pairs_between(start, (m, 0)) {
+                None if !self.timed_out => self.pairs_between((0, 0), start),
+                found => found,
+            };
+        }
         let walk = Walk::new(self.links, 0..m);
         let mut found = None;
         // From `start` to the last set, then from the first set up to `start`.
@@ -303,6 +310,22 @@ impl Sets<'_> {
             if !dirty[self.list[lead].index()] {
                 continue;
             }
+            if n == 2 {
+                // The lead with each linked cage not led before, in list order.
+                for (w, (&row, &done)) in self.links.row(lead).iter().zip(&done).enumerate() {
+                    let mut bits = row & !done;
+                    while bits != 0 {
+                        let other = w * 64 + bits.trailing_zeros() as usize;
+                        bits &= bits - 1;
+                        let found = self.try_set(&[lead, other], &PAIR_LINKS);
+                        if found.is_some() || self.timed_out {
+                            return found;
+                        }
+                    }
+                }
+                done[lead / 64] |= 1 << (lead % 64);
+                continue;
+            }
             let others = (0..m).filter(|&i| i != lead && done[i / 64] & (1 << (i % 64)) == 0);
             let walk = Walk::new(self.links, others);
             if walk.count_from(0) + 1 >= n {
@@ -316,6 +339,36 @@ impl Sets<'_> {
                 }
             }
             done[lead / 64] |= 1 << (lead % 64);
+        }
+        None
+    }
+
+    /// The linked pairs (i, j), i < j, from `lo` (inclusive) to `hi` (exclusive) in
+    /// lexicographic order: the walk of [`Sets::search_from`] for pairs, without
+    /// its general machinery (pairs are most of the searches).
+    fn pairs_between(&mut self, lo: (usize, usize), hi: (usize, usize)) -> Option<Found> {
+        for i in lo.0..self.list.len().min(hi.0 + 1) {
+            // Partners after i, and from lo's on in lo's row.
+            let from = if i == lo.0 { lo.1.max(i + 1) } else { i + 1 };
+            for (w, &row) in self.links.row(i).iter().enumerate() {
+                let below = from.saturating_sub(w * 64).min(64);
+                let mut bits = if below == 64 {
+                    0
+                } else {
+                    row & (u64::MAX << below)
+                };
+                while bits != 0 {
+                    let j = w * 64 + bits.trailing_zeros() as usize;
+                    bits &= bits - 1;
+                    if (i, j) >= hi {
+                        return None;
+                    }
+                    let found = self.try_set(&[i, j], &PAIR_LINKS);
+                    if found.is_some() || self.timed_out {
+                        return found;
+                    }
+                }
+            }
         }
         None
     }
@@ -635,6 +688,9 @@ impl<'a> Walk<'a> {
         Some(all)
     }
 }
+
+/// The links within a linked pair (see [`Partial::links`]).
+const PAIR_LINKS: [u8; MAX_LEVEL] = [0b10, 0b01, 0, 0, 0, 0, 0, 0];
 
 /// Words of a bit set over the cages of a grid (at most 256 cells).
 const MAX_WORDS: usize = 4;

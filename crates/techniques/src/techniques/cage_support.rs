@@ -88,9 +88,6 @@ impl SupportCache {
     fn refresh_list(&mut self, state: &State, cage: CageId, clock: u32, changed_at: u32) {
         if self.lists.is_empty() {
             self.lists = (0..self.cage_count).map(|_| LiveList::default()).collect();
-            self.pairs = (0..self.cage_count * self.cage_count)
-                .map(|_| (None, PairTable::default()))
-                .collect();
         }
         let list = &mut self.lists[cage.index()];
         if list.tick.is_some_and(|t| changed_at <= t) {
@@ -124,7 +121,9 @@ impl SupportCache {
         let rebased = self.lists[a.index()]
             .rebased
             .max(self.lists[b.index()].rebased);
-        self.pairs[slot].0.is_some_and(|t| rebased <= t)
+        self.pairs
+            .get(slot)
+            .is_some_and(|(built, _)| built.is_some_and(|t| rebased <= t))
     }
 
     /// Builds the pair table of (a, b) over their universes if either was rebuilt
@@ -132,6 +131,13 @@ impl SupportCache {
     fn refresh_pair(&mut self, layout: &Layout, a: CageId, b: CageId, clock: u32) {
         if self.pair_fresh(a, b) {
             return;
+        }
+        if self.pairs.is_empty() {
+            // Allocated at the first table built: pairs checked on their own do
+            // without (see `Scratch::set_pair_tables`).
+            self.pairs = (0..self.cage_count * self.cage_count)
+                .map(|_| (None, PairTable::default()))
+                .collect();
         }
         let slot = a.index() * self.cage_count + b.index();
         let (la, lb) = (&self.lists[a.index()].combos, &self.lists[b.index()].combos);
