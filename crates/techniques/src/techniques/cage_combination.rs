@@ -117,9 +117,9 @@ impl Technique for CageCombination {
     fn find(&self, state: &State, ctx: &mut Context, n: usize) -> Option<Step> {
         let deadline = ctx.options.deadline;
         let mem = &mut ctx.combos;
-        // The list and its links carry over from the previous search while no cage
-        // changed (the next levels over the same state), and the links while the
-        // list is the same.
+        // The list and its links carry over from the previous search: as they are
+        // while no cage changed (the next levels over the same state), brought up
+        // to date (see `resort`) after a step.
         let (list, links) = match mem.links.take() {
             Some((tick, list, links)) if tick == mem.clock => (list, links),
             Some((_, mut list, mut links)) => {
@@ -348,7 +348,7 @@ impl Sets<'_> {
     /// its general machinery (pairs are most of the searches).
     fn pairs_between(&mut self, lo: (usize, usize), hi: (usize, usize)) -> Option<Found> {
         for i in lo.0..self.list.len().min(hi.0 + 1) {
-            // Partners after i, and from lo's on in lo's row.
+            // Partners after i; in lo's row, from lo's partner on.
             let from = if i == lo.0 { lo.1.max(i + 1) } else { i + 1 };
             for (w, &row) in self.links.row(i).iter().enumerate() {
                 let below = from.saturating_sub(w * 64).min(64);

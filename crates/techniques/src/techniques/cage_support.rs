@@ -11,6 +11,10 @@
 //! own. When two cages are left open, every combination of one that leaves the
 //! other a choice is tried, and all the other's combinations it leaves are marked
 //! at once.
+//!
+//! A linked pair checked on its own is settled from its table when it has one;
+//! until a run searches sets of three cages, which reuse tables, a pair without
+//! one is checked by testing footprints directly instead of building it.
 
 use crate::step::CageCut;
 use crate::{Layout, State};
