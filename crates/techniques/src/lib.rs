@@ -6,7 +6,8 @@
 //!   [`Step`] in the specified order; [`ladder::LADDER`] orders them.
 //! * [`Step`]: plain data (technique, rating, justification, removals) with a
 //!   one-line text in the reference solver's style.
-//! * [`Grader`]: the stepping loop, giving a [`Grade`] (status, max, total, depth).
+//! * [`Grader`]: the stepping loop, giving a [`Grade`] (status, max, total, depth,
+//!   the step log) or, for batches, the same ratings without the log ([`Summary`]).
 //! * [`search`]: an exhaustive solution counter, the independent check of it all.
 
 mod grade;
