@@ -477,7 +477,8 @@ impl<'a> Scratch<'a> {
         let (a, b) = (self.cages[set[0]], self.cages[set[1]]);
         let (list_a, list_b) = (&self.cache.lists[a.index()], &self.cache.lists[b.index()]);
         let (first, second) = self.supported.split_at_mut(self.offset[1]);
-        let mut open_b = list_b.live_count;
+        // The second cage's combinations not yet supported.
+        let mut open_b: u32 = list_b.live.iter().map(|w| w.count_ones()).sum();
         let compatible = |fa: &[u64], q: usize| {
             disjoint::<W>(fa, layout.footprint(b, list_b.combos[q] as usize))
         };
