@@ -159,7 +159,7 @@ impl SupportCache {
                 let row = &mut table.bits[p * words..(p + 1) * words];
                 for (q, &ib) in lb.iter().enumerate() {
                     let fb = layout.footprint(b, ib as usize);
-                    if fa.iter().zip(fb).all(|(x, y)| x & y == 0) {
+                    if disjoint::<0>(fa, fb) {
                         row[q / 64] |= 1 << (q % 64);
                     }
                 }
