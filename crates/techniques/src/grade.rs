@@ -71,6 +71,17 @@ impl Grade {
     pub fn solved(&self) -> bool {
         self.status == Status::Solved
     }
+
+    /// The ratings without the steps and the grid (what [`Grader::rate`] gives).
+    pub fn summary(&self) -> Summary {
+        Summary {
+            status: self.status,
+            max: self.max,
+            total: self.total,
+            ladder_steps: self.ladder_steps,
+            depth: self.depth,
+        }
+    }
 }
 
 /// A puzzle ready to be graded: its layout (combination tables) and the exhaustive

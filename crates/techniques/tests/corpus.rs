@@ -195,24 +195,11 @@ fn deferred_agrees(e: &Entry) -> Option<String> {
             }
             // Ratings without a step log are the same.
             let rated = deferred.rate(modes[m]);
-            let logged = (
-                want.status,
-                want.max,
-                want.total,
-                want.depth,
-                want.ladder_steps,
-            );
-            if (
-                rated.status,
-                rated.max,
-                rated.total,
-                rated.depth,
-                rated.ladder_steps,
-            ) != logged
-            {
+            if rated != want.summary() {
                 return Some(format!(
-                    "{}: mode {m}: graded {logged:?}, rated {rated:?}",
-                    e.label
+                    "{}: mode {m}: graded {:?}, rated {rated:?}",
+                    e.label,
+                    want.summary()
                 ));
             }
         }

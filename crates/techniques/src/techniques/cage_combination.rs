@@ -145,8 +145,9 @@ impl Technique for CageCombination {
             timed_out: false,
         };
         sets.scratch.set_deadline(deadline);
-        // Pair tables pay once sets of three cages are searched, which reuse them.
-        sets.scratch.set_pair_tables(mem.deepest >= 3 || n >= 3);
+        // Pair tables pay once sets of three cages are searched, which reuse them
+        // (a set of three builds the tables it needs whatever this says).
+        sets.scratch.set_pair_tables(mem.deepest >= 3);
         let found = if n > mem.deepest {
             mem.deepest = n;
             sets.search_from(n, None)
