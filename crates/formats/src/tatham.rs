@@ -256,13 +256,25 @@ impl Reader<'_> {
         }
         i += 1;
 
-        // Cages in clue order: by their first cell in reading order.
-        let mut cells_of: Vec<Vec<CellId>> = vec![Vec::new(); a];
+        // Cages in clue order: by their first cell in reading order, which is the
+        // order a scan in reading order meets them.
+        let mut cage_of_root = vec![usize::MAX; a];
+        let mut cage_of_cell = Vec::with_capacity(a);
+        let mut areas: Vec<usize> = Vec::new();
         for cell in 0..a {
-            cells_of[dsf.find(cell)].push(CellId::new(cell));
+            let root = dsf.find(cell);
+            if cage_of_root[root] == usize::MAX {
+                cage_of_root[root] = areas.len();
+                areas.push(0);
+            }
+            let cage = cage_of_root[root];
+            areas[cage] += 1;
+            cage_of_cell.push(cage);
         }
-        let mut groups: Vec<Vec<CellId>> = cells_of.into_iter().filter(|g| !g.is_empty()).collect();
-        groups.sort_by_key(|g| g[0]);
+        let mut groups: Vec<Vec<CellId>> = areas.iter().map(|&k| Vec::with_capacity(k)).collect();
+        for (cell, &cage) in cage_of_cell.iter().enumerate() {
+            groups[cage].push(CellId::new(cell));
+        }
 
         let mut cages = Vec::with_capacity(groups.len());
         for cells in groups {

@@ -2,6 +2,7 @@
 //! their line footprints, regions and the regions of each cell. Built once per
 //! puzzle and shared by every [`State`](crate::State) of it.
 
+use crate::geometry::Geometry;
 use crate::table_cache;
 use kenken_model::{CageId, CellId, Combinations, Digit, ModelError, Puzzle, Region, RegionKind};
 use std::sync::Arc;
@@ -16,17 +17,15 @@ pub struct Layout {
     pub(crate) tables: Vec<Arc<Combinations>>,
     /// (cage, position in the cage) of each cell.
     pub(crate) cell_cage: Vec<(CageId, usize)>,
-    /// Rows, then columns, then KenDoku boxes.
-    pub(crate) regions: Vec<Region>,
-    /// The regions (indices into `regions`) holding each cell: its row, its column
-    /// and, in KenDoku, its box (the first `regions_per_cell` entries). Fixed-size
-    /// rows, as a puzzle is built for every graded line of a batch.
-    cell_regions: Vec<[usize; 3]>,
-    regions_per_cell: usize,
+    /// The regions and the regions of each cell (shared by every puzzle of the
+    /// size on this thread).
+    geometry: Arc<Geometry>,
     /// Words per footprint (see [`Layout::footprint`]).
     pub(crate) fp_words: usize,
-    /// Per cage, the footprints of its combinations, `fp_words` each.
-    footprints: Vec<Vec<u64>>,
+    /// Every cage's combinations' footprints, `fp_words` each, cage after cage;
+    /// cage `c`'s start at combination `footprint_at[c]`.
+    footprints: Vec<u64>,
+    footprint_at: Vec<usize>,
     /// Per cage, the bit set (`link_words` words) of the cages it can clash with (a
     /// cell of one sees a cell of the other).
     cage_links: Vec<u64>,
@@ -60,36 +59,28 @@ impl Layout {
                 cell_cage[cell.index()] = (id, pos);
             }
         }
-        let regions = puzzle.regions();
-        let regions_per_cell = if puzzle.boxes().is_some() { 3 } else { 2 };
-        let mut cell_regions = vec![[0; 3]; size.cell_count()];
-        let mut filled = vec![0u8; size.cell_count()];
-        for (ri, region) in regions.iter().enumerate() {
-            for &c in &region.cells {
-                cell_regions[c.index()][filled[c.index()] as usize] = ri;
-                filled[c.index()] += 1;
-            }
-        }
-        debug_assert!(filled.iter().all(|&k| k as usize == regions_per_cell));
-        let fp_words = (regions.len() * n).div_ceil(64);
-        let footprints = puzzle
-            .cage_ids()
-            .map(|id| {
-                let table = &tables[id.index()];
-                let cells = &puzzle.cage(id).cells;
-                let mut out = vec![0u64; table.len() * fp_words];
-                for i in 0..table.len() {
-                    let fp = &mut out[i * fp_words..(i + 1) * fp_words];
-                    for (pos, &d) in table.row(i).iter().enumerate() {
-                        for &r in &cell_regions[cells[pos].index()][..regions_per_cell] {
-                            let bit = r * n + (d as usize - 1);
-                            fp[bit / 64] |= 1 << (bit % 64);
-                        }
+        let geometry = Geometry::of(puzzle);
+        let (cell_regions, per_cell) = (&geometry.cell_regions, geometry.regions_per_cell);
+        let fp_words = (geometry.regions.len() * n).div_ceil(64);
+        let mut footprint_at = Vec::with_capacity(tables.len());
+        let total: usize = tables.iter().map(|t| t.len()).sum();
+        let mut footprints = vec![0u64; total * fp_words];
+        let mut at = 0;
+        for id in puzzle.cage_ids() {
+            let table = &tables[id.index()];
+            let cells = &puzzle.cage(id).cells;
+            footprint_at.push(at);
+            for i in 0..table.len() {
+                let fp = &mut footprints[(at + i) * fp_words..(at + i + 1) * fp_words];
+                for (pos, &d) in table.row(i).iter().enumerate() {
+                    for &r in &cell_regions[cells[pos].index()][..per_cell] {
+                        let bit = r * n + (d as usize - 1);
+                        fp[bit / 64] |= 1 << (bit % 64);
                     }
                 }
-                out
-            })
-            .collect();
+            }
+            at += table.len();
+        }
         // Two cages can clash exactly when they touch a common region (at most
         // 3 × 16 regions, so a u64 holds a cage's regions).
         let touched: Vec<u64> = puzzle
@@ -98,7 +89,7 @@ impl Layout {
             .map(|cage| {
                 cage.cells
                     .iter()
-                    .flat_map(|c| cell_regions[c.index()][..regions_per_cell].iter())
+                    .flat_map(|c| cell_regions[c.index()][..per_cell].iter())
                     .fold(0u64, |m, &r| m | 1 << r)
             })
             .collect();
@@ -141,11 +132,10 @@ impl Layout {
             n,
             tables,
             cell_cage,
-            regions,
-            cell_regions,
-            regions_per_cell,
+            geometry,
             fp_words,
             footprints,
+            footprint_at,
             cage_links,
             link_words,
             live_at,
@@ -190,12 +180,12 @@ impl Layout {
     /// the other cells of these regions.
     #[inline]
     pub fn cell_regions(&self, cell: CellId) -> &[usize] {
-        &self.cell_regions[cell.index()][..self.regions_per_cell]
+        &self.geometry.cell_regions[cell.index()][..self.geometry.regions_per_cell]
     }
 
     /// Rows, then columns, then KenDoku boxes.
     pub fn regions(&self) -> &[Region] {
-        &self.regions
+        &self.geometry.regions
     }
 
     /// Index of the row/column region of kind `kind` in [`Layout::regions`].
@@ -213,12 +203,12 @@ impl Layout {
     #[inline]
     pub fn footprint(&self, cage: CageId, i: usize) -> &[u64] {
         let w = self.fp_words;
-        &self.footprints[cage.index()][i * w..(i + 1) * w]
+        let at = self.footprint_at[cage.index()] + i;
+        &self.footprints[at * w..(at + 1) * w]
     }
 
-    /// Whether two cages can clash (some cell of one sees some cell of the other).
-    #[inline]
     /// The bit set (by cage index) of the cages `a` can clash with.
+    #[inline]
     pub fn links_of(&self, a: CageId) -> &[u64] {
         &self.cage_links[a.index() * self.link_words..(a.index() + 1) * self.link_words]
     }
@@ -243,6 +233,7 @@ impl Layout {
         &self.initial_live
     }
 
+    /// Whether two cages can clash (some cell of one sees some cell of the other).
     pub fn linked(&self, a: CageId, b: CageId) -> bool {
         let b = b.index();
         self.cage_links[a.index() * self.link_words + b / 64] & (1 << (b % 64)) != 0

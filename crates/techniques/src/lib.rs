@@ -10,6 +10,7 @@
 //!   the step log) or, for batches, the same ratings without the log ([`Summary`]).
 //! * [`search`]: an exhaustive solution counter, the independent check of it all.
 
+mod geometry;
 mod grade;
 pub mod ladder;
 mod layout;

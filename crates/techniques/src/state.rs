@@ -37,27 +37,79 @@ pub enum StateError {
 pub struct State {
     layout: Arc<Layout>,
     cand: Vec<Digits>,
-    placed: Vec<bool>,
+    placed: Flags,
     /// Every cage's live combinations as bits, cage by cage (see
     /// [`Layout::live_at`]): one buffer, so that a copy of the state is cheap.
     live: Vec<usize>,
     live_count: Vec<usize>,
     /// Cages whose live combinations changed since [`State::take_changed_cages`].
-    changed: Vec<bool>,
+    changed: Flags,
     /// Cages that must be filtered by the next propagation.
-    dirty: Vec<bool>,
-    /// Cells whose candidates changed since propagation last looked at them (a bit
-    /// set by cell index): the only ones that can have become naked singles.
-    touched: [u64; TOUCHED_WORDS],
+    dirty: Flags,
+    /// Cells whose candidates changed since propagation last looked at them: the
+    /// only ones that can have become naked singles.
+    touched: Flags,
 }
 
-/// Words of [`State`]'s touched-cell set: one bit per cell of the largest grid.
-const TOUCHED_WORDS: usize = (MAX_SIZE * MAX_SIZE).div_ceil(64);
+/// Words of a [`Flags`] set: one bit per cell of the largest grid (a grid never
+/// has more cages than cells).
+const FLAG_WORDS: usize = (MAX_SIZE * MAX_SIZE).div_ceil(64);
+
+/// A set of cell or cage indices, inline: a state's flags are copied with it
+/// without an allocation each (a batch clones a state per run of every puzzle).
+#[derive(Clone, Copy, Debug, Default)]
+struct Flags([u64; FLAG_WORDS]);
+
+impl Flags {
+    /// The set of `0..len`.
+    fn first(len: usize) -> Flags {
+        let mut f = Flags::default();
+        for (w, word) in f.0.iter_mut().enumerate() {
+            let bits = len.saturating_sub(w * 64).min(64);
+            *word = if bits == 64 {
+                u64::MAX
+            } else {
+                (1 << bits) - 1
+            };
+        }
+        f
+    }
+
+    #[inline]
+    fn contains(&self, i: usize) -> bool {
+        self.0[i / 64] & (1 << (i % 64)) != 0
+    }
+
+    #[inline]
+    fn insert(&mut self, i: usize) {
+        self.0[i / 64] |= 1 << (i % 64);
+    }
+
+    fn len(&self) -> usize {
+        self.0.iter().map(|w| w.count_ones() as usize).sum()
+    }
+
+    /// Takes the first index at `from` or later out of the set.
+    #[inline]
+    fn take_from(&mut self, from: usize) -> Option<usize> {
+        let mut w = from / 64;
+        let mut word = self.0.get(w)? & (u64::MAX << (from % 64));
+        loop {
+            if word != 0 {
+                let bit = word.trailing_zeros() as usize;
+                self.0[w] &= !(1 << bit);
+                return Some(w * 64 + bit);
+            }
+            w += 1;
+            word = *self.0.get(w)?;
+        }
+    }
+}
 
 /// Marks a cell in a touched-cell set.
 #[inline]
-fn touch(touched: &mut [u64; TOUCHED_WORDS], cell: CellId) {
-    touched[cell.index() / 64] |= 1 << (cell.index() % 64);
+fn touch(touched: &mut Flags, cell: CellId) {
+    touched.insert(cell.index());
 }
 
 /// Removes candidate `d` of `cell` if it has it, marking its cage for filtering and
@@ -67,8 +119,8 @@ fn touch(touched: &mut [u64; TOUCHED_WORDS], cell: CellId) {
 fn remove_candidate(
     layout: &Layout,
     cand: &mut [Digits],
-    dirty: &mut [bool],
-    touched: &mut [u64; TOUCHED_WORDS],
+    dirty: &mut Flags,
+    touched: &mut Flags,
     cell: CellId,
     d: Digit,
 ) -> bool {
@@ -77,25 +129,9 @@ fn remove_candidate(
         return false;
     }
     c.remove(d);
-    dirty[layout.cell_cage[cell.index()].0.index()] = true;
+    dirty.insert(layout.cell_cage[cell.index()].0.index());
     touch(touched, cell);
     true
-}
-
-/// Takes the first marked cell at index `from` or later out of a touched-cell set.
-#[inline]
-fn take_touched(touched: &mut [u64; TOUCHED_WORDS], from: usize) -> Option<CellId> {
-    let mut w = from / 64;
-    let mut word = touched.get(w)? & (u64::MAX << (from % 64));
-    loop {
-        if word != 0 {
-            let bit = word.trailing_zeros() as usize;
-            touched[w] &= !(1 << bit);
-            return Some(CellId::new(w * 64 + bit));
-        }
-        w += 1;
-        word = *touched.get(w)?;
-    }
 }
 
 impl State {
@@ -112,17 +148,14 @@ impl State {
         let live_count = layout.tables.iter().map(|t| t.live.count_ones()).collect();
         let mut s = State {
             cand: vec![Digits::full(layout.n); cells],
-            placed: vec![false; cells],
+            placed: Flags::default(),
             live,
             live_count,
-            changed: vec![false; cages],
-            dirty: vec![true; cages],
-            touched: [0; TOUCHED_WORDS],
+            changed: Flags::default(),
+            dirty: Flags::first(cages),
+            touched: Flags::first(cells),
             layout,
         };
-        for cell in s.layout.puzzle.size().cells() {
-            touch(&mut s.touched, cell);
-        }
         for cage in 0..cages {
             s.recompute_candidates(CageId::new(cage));
         }
@@ -173,12 +206,12 @@ impl State {
     /// Whether the cell has been placed (its single candidate propagated).
     #[inline]
     pub fn is_placed(&self, cell: CellId) -> bool {
-        self.placed[cell.index()]
+        self.placed.contains(cell.index())
     }
 
     /// The cell's digit once it is placed.
     pub fn value(&self, cell: CellId) -> Option<Digit> {
-        if self.placed[cell.index()] {
+        if self.placed.contains(cell.index()) {
             self.cand[cell.index()].single_digit()
         } else {
             None
@@ -187,7 +220,7 @@ impl State {
 
     /// Whether every cell is placed.
     pub fn is_solved(&self) -> bool {
-        self.placed.iter().all(|&p| p)
+        self.placed.len() == self.layout.puzzle.size().cell_count()
     }
 
     /// The live combinations of a cage.
@@ -229,10 +262,10 @@ impl State {
     /// only revisit what changed).
     pub fn take_changed_cages(&mut self) -> Vec<CageId> {
         let mut out = Vec::new();
-        for (i, c) in self.changed.iter_mut().enumerate() {
-            if std::mem::take(c) {
-                out.push(CageId::new(i));
-            }
+        let mut from = 0;
+        while let Some(i) = self.changed.take_from(from) {
+            out.push(CageId::new(i));
+            from = i + 1;
         }
         out
     }
@@ -268,8 +301,8 @@ impl State {
         if *word & bit != 0 {
             *word &= !bit;
             self.live_count[cage.index()] -= 1;
-            self.changed[cage.index()] = true;
-            self.dirty[cage.index()] = true;
+            self.changed.insert(cage.index());
+            self.dirty.insert(cage.index());
         }
     }
 
@@ -299,11 +332,13 @@ impl State {
     ) -> Result<(), Contradiction> {
         loop {
             let mut any = false;
-            for cage in 0..self.dirty.len() {
-                if std::mem::take(&mut self.dirty[cage]) {
-                    any = true;
-                    self.filter_cage(CageId::new(cage))?;
-                }
+            // Cages in index order; one dirtied on the way is filtered in this pass
+            // when it comes later, in the next when it came before.
+            let mut from = 0;
+            while let Some(cage) = self.dirty.take_from(from) {
+                any = true;
+                self.filter_cage(CageId::new(cage))?;
+                from = cage + 1;
             }
             // Place every new single, reading order, and remove its digit from the
             // other cells of its regions. Only touched cells can be new singles; one
@@ -319,17 +354,17 @@ impl State {
             } = self;
             let size = layout.puzzle.size();
             let mut from = 0;
-            while let Some(cell) = take_touched(touched, from) {
+            while let Some(cell) = touched.take_from(from).map(CellId::new) {
                 from = cell.index() + 1;
-                if placed[cell.index()] {
+                if placed.contains(cell.index()) {
                     continue;
                 }
                 if let Some(d) = cand[cell.index()].single_digit() {
                     any = true;
-                    placed[cell.index()] = true;
+                    placed.insert(cell.index());
                     placed_single(cell, d);
                     for &r in layout.cell_regions(cell) {
-                        for &p in &layout.regions[r].cells {
+                        for &p in &layout.regions()[r].cells {
                             if p != cell
                                 && remove_candidate(layout, cand, dirty, touched, p, d)
                                 && cand[p.index()].is_empty()
@@ -410,7 +445,7 @@ impl State {
         }
         if removed > 0 {
             live_count[cage.index()] -= removed;
-            changed[cage.index()] = true;
+            changed.insert(cage.index());
         }
         if live_count[cage.index()] == 0 {
             return Err(Contradiction::EmptyCage(cage));
@@ -576,5 +611,30 @@ fn filter_rows(
                 }
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Flags;
+
+    #[test]
+    fn flags_take_in_index_order_from_a_start() {
+        for len in [0, 1, 63, 64, 65, 200, 256] {
+            let all = Flags::first(len);
+            assert_eq!(all.len(), len);
+            assert!(len == 0 || all.contains(len - 1));
+            assert!(len == 256 || !all.contains(len));
+        }
+        let mut f = Flags::default();
+        for i in [3, 64, 70, 255] {
+            f.insert(i);
+        }
+        assert_eq!(f.take_from(4), Some(64));
+        assert_eq!(f.take_from(65), Some(70));
+        assert_eq!(f.take_from(0), Some(3));
+        assert_eq!(f.take_from(0), Some(255));
+        assert_eq!(f.take_from(0), None);
+        assert_eq!(f.len(), 0);
     }
 }
