@@ -91,7 +91,7 @@ pub fn run(args: BatchArgs) -> anyhow::Result<ExitCode> {
     }
     let chunk_size = CHUNK_PER_JOB * jobs;
     let mut tally = Tally::default();
-    let mut chunks_done = 0usize;
+    let mut descending = true;
     loop {
         let mut chunk: Vec<Entry> = Vec::with_capacity(chunk_size);
         let mut input_error = None;
@@ -109,9 +109,8 @@ pub fn run(args: BatchArgs) -> anyhow::Result<ExitCode> {
         // runs largest-first: the process's one-time warm-up (its code fetched
         // into the caches for the first time, about 0.1 ms) then falls on a puzzle
         // that takes milliseconds, not on a 3×3 that takes microseconds once warm.
-        let descending = chunks_done % 2 == 0;
         let outcomes = pool.install(|| grade_chunk(&chunk, &runs, &progress, descending));
-        chunks_done += 1;
+        descending = !descending;
         progress.suspend(|| -> anyhow::Result<()> {
             for (entry, (outcome, took)) in chunk.iter().zip(&outcomes) {
                 let took = args.times.then_some(*took);

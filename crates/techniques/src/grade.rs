@@ -271,6 +271,7 @@ impl Grader {
             depth: 1,
         };
         let mut unsound_step = None;
+        let mut changed = Vec::new();
         let (mut state, mut status) = match &self.start {
             Some((state, _)) => (state.clone(), out_of_time.then_some(Status::TimedOut)),
             None => {
@@ -339,7 +340,7 @@ impl Grader {
                     }
                 }
             }
-            let changed = state.take_changed_cages();
+            state.take_changed_cages_into(&mut changed);
             ctx.cages_changed(&changed);
         }
         summary.status = status.unwrap_or(Status::Stuck);

@@ -262,12 +262,19 @@ impl State {
     /// only revisit what changed).
     pub fn take_changed_cages(&mut self) -> Vec<CageId> {
         let mut out = Vec::new();
+        self.take_changed_cages_into(&mut out);
+        out
+    }
+
+    /// [`State::take_changed_cages`] into a buffer (cleared first), so that a
+    /// stepping loop reuses one buffer for every step.
+    pub fn take_changed_cages_into(&mut self, out: &mut Vec<CageId>) {
+        out.clear();
         let mut from = 0;
         while let Some(i) = self.changed.take_from(from) {
             out.push(CageId::new(i));
             from = i + 1;
         }
-        out
     }
 
     /// Applies a step's own removals (not the propagation that follows).
@@ -490,7 +497,16 @@ impl State {
     /// shows what a combination cut means on the grid.
     pub fn eliminations_from_cut(&self, cage: CageId, removed: &[u32]) -> Vec<(CellId, Digit)> {
         let cells = self.layout.cage_cells(cage);
-        let mut keep = vec![Digits::EMPTY; cells.len()];
+        // What the surviving combinations put in each cell (on the stack for any
+        // cage of up to 64 cells).
+        let mut keep_small = [Digits::EMPTY; 64];
+        let mut keep_big = Vec::new();
+        let keep: &mut [Digits] = if cells.len() <= 64 {
+            &mut keep_small[..cells.len()]
+        } else {
+            keep_big.resize(cells.len(), Digits::EMPTY);
+            &mut keep_big
+        };
         let mut r = removed.iter().peekable();
         for i in self.live_combinations(cage) {
             while r.peek().is_some_and(|&&x| (x as usize) < i) {

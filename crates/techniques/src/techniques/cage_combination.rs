@@ -417,6 +417,10 @@ impl Sets<'_> {
             return None;
         }
         if cuts.is_empty() {
+            if self.barren.capacity() == 0 {
+                // One allocation instead of growing through 3, 7, 14, 28, … sets.
+                self.barren.reserve(64);
+            }
             self.barren.insert(key, self.clock);
             return None;
         }

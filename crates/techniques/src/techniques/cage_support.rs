@@ -529,7 +529,18 @@ impl<'a> Scratch<'a> {
         for (k, &x) in set.iter().enumerate() {
             let list = self.list(x);
             let supported = &self.supported[self.offset[k]..self.offset[k + 1]];
-            let mut removed = Vec::new();
+            // Counted first: most checks cut nothing, and a cut's list is then
+            // allocated once at its size.
+            let unsupported: u32 = list
+                .live
+                .iter()
+                .zip(supported)
+                .map(|(&l, &s)| (l & !s).count_ones())
+                .sum();
+            if unsupported == 0 {
+                continue;
+            }
+            let mut removed = Vec::with_capacity(unsupported as usize);
             for (w, (&l, &s)) in list.live.iter().zip(supported).enumerate() {
                 let mut bits = l & !s;
                 while bits != 0 {
@@ -537,15 +548,13 @@ impl<'a> Scratch<'a> {
                     bits &= bits - 1;
                 }
             }
-            if !removed.is_empty() {
-                let before = list.live_count;
-                cuts.push(CageCut {
-                    cage: self.cages[x],
-                    before,
-                    after: before - removed.len(),
-                    removed,
-                });
-            }
+            let before = list.live_count;
+            cuts.push(CageCut {
+                cage: self.cages[x],
+                before,
+                after: before - removed.len(),
+                removed,
+            });
         }
         cuts
     }
