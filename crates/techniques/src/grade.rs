@@ -103,9 +103,13 @@ pub struct Grader {
     count: OnceLock<Count>,
     /// When the solution count gives up.
     deadline: Option<Instant>,
-    /// The propagated starting state and its naked singles (None when propagation
-    /// alone finds a contradiction), shared by every run.
-    start: Option<(State, Vec<Step>)>,
+    /// The propagated starting state (None when propagation alone finds a
+    /// contradiction), shared by every run.
+    start: Option<State>,
+    /// The naked singles of that propagation, found again when a log first wants
+    /// them: a batch's ratings never do, and a step per single is most of an easy
+    /// puzzle's allocations.
+    start_singles: OnceLock<Vec<Step>>,
 }
 
 /// What is known about a puzzle's solutions.
@@ -146,15 +150,16 @@ impl Grader {
     pub fn deferred(puzzle: &Puzzle, deadline: Option<Instant>) -> Result<Grader, ModelError> {
         let layout = Arc::new(Layout::new(puzzle)?);
         let mut state = State::from_layout(Arc::clone(&layout));
-        let start = state.propagate().ok().map(|singles| {
+        let start = state.propagate_quietly().ok().map(|()| {
             state.take_changed_cages();
-            (state, singles)
+            state
         });
         Ok(Grader {
             layout,
             count: OnceLock::new(),
             deadline,
             start,
+            start_singles: OnceLock::new(),
         })
     }
 
@@ -200,7 +205,7 @@ impl Grader {
     /// The propagated starting state (for hints and step-by-step use).
     pub fn start(&self) -> (State, Vec<Step>) {
         match &self.start {
-            Some(start) => start.clone(),
+            Some(start) => (start.clone(), self.start_singles().to_vec()),
             None => {
                 let mut state = State::from_layout(Arc::clone(&self.layout));
                 let singles = state.propagate().unwrap_or_default();
@@ -208,6 +213,15 @@ impl Grader {
                 (state, singles)
             }
         }
+    }
+
+    /// The naked singles of the start's propagation, in the order placed (empty
+    /// when it finds a contradiction).
+    fn start_singles(&self) -> &[Step] {
+        self.start_singles.get_or_init(|| {
+            let mut state = State::from_layout(Arc::clone(&self.layout));
+            state.propagate().unwrap_or_default()
+        })
     }
 
     /// Runs the ladder. With `check`, every step is verified against the unique
@@ -220,8 +234,8 @@ impl Grader {
     pub fn grade(&self, options: Options, check: bool) -> Grade {
         // Room for every cell's single and some ladder steps: the log rarely grows.
         let mut steps = Vec::with_capacity(2 * self.layout.puzzle().size().cell_count());
-        if let Some((_, singles)) = &self.start {
-            steps.extend(singles.iter().cloned());
+        if self.start.is_some() {
+            steps.extend(self.start_singles().iter().cloned());
         }
         let (summary, state, unsound_step) = self.run(options, check, Some(&mut steps));
         Grade {
@@ -273,7 +287,7 @@ impl Grader {
         let mut unsound_step = None;
         let mut changed = Vec::new();
         let (mut state, mut status) = match &self.start {
-            Some((state, _)) => (state.clone(), out_of_time.then_some(Status::TimedOut)),
+            Some(state) => (state.clone(), out_of_time.then_some(Status::TimedOut)),
             None => {
                 // Propagation fails: report the grid where it stopped.
                 let mut state = State::from_layout(Arc::clone(&self.layout));
