@@ -267,6 +267,9 @@ impl Grader {
         mut log: Option<&mut Vec<Step>>,
     ) -> (Summary, State, Option<usize>) {
         let mut ctx = Context::new(options, self.layout.cage_count());
+        if log.is_none() && !check {
+            ctx = ctx.quiet();
+        }
         let truth = if check {
             self.solution().map(|s| Truth::new(&self.layout, s))
         } else {

@@ -556,10 +556,25 @@ impl State {
         reason: Reason,
         cuts: Vec<CageCut>,
     ) -> Step {
-        let mut eliminations = Vec::new();
-        for cut in &cuts {
-            eliminations.extend(self.eliminations_from_cut(cut.cage, &cut.removed));
+        let mut step = self.step_from_cuts_only(technique, rating, reason, cuts);
+        for cut in &step.cuts {
+            step.eliminations
+                .extend(self.eliminations_from_cut(cut.cage, &cut.removed));
         }
+        step
+    }
+
+    /// [`State::step_from_cuts`] without the eliminations, for a run that shows no
+    /// step ([`Context::quiet`](crate::Context::quiet)): applying the cuts and
+    /// propagating removes the same candidates.
+    pub(crate) fn step_from_cuts_only(
+        &self,
+        technique: TechniqueKind,
+        rating: crate::Rating,
+        reason: Reason,
+        cuts: Vec<CageCut>,
+    ) -> Step {
+        let eliminations = Vec::new();
         Step {
             technique,
             rating,

@@ -166,6 +166,9 @@ pub struct Context {
     pub(crate) totals: crate::techniques::region_totals::Memory,
     /// Set once the deadline has passed: every search then gives up.
     pub(crate) timed_out: bool,
+    /// Whether the steps found are shown (true unless the run keeps no log; see
+    /// [`Context::quiet`]).
+    pub(crate) explain: bool,
 }
 
 impl Context {
@@ -175,7 +178,16 @@ impl Context {
             combos: crate::techniques::cage_combination::Memory::new(cage_count),
             totals: crate::techniques::region_totals::Memory::default(),
             timed_out: false,
+            explain: true,
         }
+    }
+
+    /// For a run whose steps nobody sees (ratings only): cage-combination steps,
+    /// which make up whole runs in mode c, then leave out the candidates their cuts
+    /// remove, which applying the cuts and propagating removes all the same.
+    pub fn quiet(mut self) -> Context {
+        self.explain = false;
+        self
     }
 
     /// The deepest cage-combination level tried so far (1 before any).

@@ -182,12 +182,13 @@ impl Technique for CageCombination {
         match found {
             Some((position, cages, cuts)) => {
                 mem.resume[n] = Some((cages.clone(), position));
-                Some(state.step_from_cuts(
-                    TechniqueKind::CageCombination,
-                    rating(n),
-                    Reason::CageCombination { cages },
-                    cuts,
-                ))
+                let reason = Reason::CageCombination { cages };
+                let kind = TechniqueKind::CageCombination;
+                Some(if ctx.explain {
+                    state.step_from_cuts(kind, rating(n), reason, cuts)
+                } else {
+                    state.step_from_cuts_only(kind, rating(n), reason, cuts)
+                })
             }
             None => {
                 let cages = mem.changed_at.len();
