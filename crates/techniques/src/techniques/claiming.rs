@@ -38,13 +38,19 @@ impl Technique for Claiming {
             for d in held.difference(mixed) {
                 let cage = cage_of[d as usize - 1];
                 let can_hold = |&c: &CellId| !state.is_placed(c) && state.candidates(c).contains(d);
-                let holders: Vec<CellId> = region.cells.iter().copied().filter(can_hold).collect();
-                let positions: Vec<usize> = holders
-                    .iter()
-                    .map(|c| layout.cell_cage[c.index()].1)
-                    .collect();
+                // The holders' positions in the cage, on the stack: most digits
+                // cut nothing, and the step's own lists are built only for a cut.
+                let mut at = [0usize; MAX_SIZE];
+                let mut holders = 0;
+                for c in region.cells.iter().filter(|c| can_hold(c)) {
+                    at[holders] = layout.cell_cage[c.index()].1;
+                    holders += 1;
+                }
+                let positions = &at[..holders];
                 let cut = state.cut_where(cage, |row| positions.iter().any(|&p| row[p] == d));
                 if let Some(cut) = cut {
+                    let holders: Vec<CellId> =
+                        region.cells.iter().copied().filter(can_hold).collect();
                     return Some(state.step_from_cuts(
                         TechniqueKind::Claiming,
                         Rating::tenths(15),

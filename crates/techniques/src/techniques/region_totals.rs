@@ -12,7 +12,7 @@
 use super::{region_parity, region_sum};
 use crate::step::{Axis, Slice};
 use crate::{Context, State, Step, Technique, TechniqueKind};
-use kenken_model::{CageId, RegionKind};
+use kenken_model::{CageId, CellId, Digit, RegionKind};
 use std::ops::{Range, RangeInclusive};
 
 pub struct RegionTotals;
@@ -45,12 +45,20 @@ pub struct SliceTotals {
 
 /// Distinct sums of each cage's whole live combinations, computed once and shared
 /// by every slice that holds the whole cage, with the tick they were computed at
-/// (see [`Changes`]); and a per-cage buffer for numbering the cages of a slice.
+/// (see [`Changes`]); and buffers for building a slice's totals, reused from slice
+/// to slice (a 9×9 grid has 89 slices).
 #[derive(Clone, Debug, Default)]
 pub struct WholeSums {
     sums: Vec<Option<(u32, Vec<u32>)>>,
     /// Per cage, its part's index in the slice being built (`u32::MAX` otherwise).
     slot: Vec<u32>,
+    /// The cages of the slice being built in the order met, with their cell counts.
+    met: Vec<(CageId, usize)>,
+    /// Where each part's positions start, then where they are being filled.
+    start: Vec<usize>,
+    fill: Vec<usize>,
+    /// The slice's inside sums while they are gathered.
+    values: Vec<u32>,
 }
 
 /// When cages last changed: the current tick and, per cage, the tick of its last
@@ -78,11 +86,16 @@ impl WholeSums {
             .as_ref()
             .is_none_or(|(tick, _)| !changes.unchanged_since(cage, *tick))
         {
-            let width = state.layout().cage_cells(cage).len();
-            let all: Vec<usize> = (0..width).collect();
             let mut out = entry.take().map(|(_, v)| v).unwrap_or_default();
             out.clear();
-            distinct_sums(state, cage, &all, &mut out);
+            let width = state.layout().cage_cells(cage).len();
+            distinct_sums_by(
+                state,
+                cage,
+                width,
+                |row| row.iter().map(|&d| d as usize).sum(),
+                &mut out,
+            );
             *entry = Some((changes.clock, out));
         }
         &entry.as_ref().expect("just filled").1
@@ -102,8 +115,21 @@ pub struct Memory {
 /// Appends the distinct sums of the digits at `positions` over the cage's live
 /// combinations to `out`, ascending (through a bit set: sums are at most cells × N).
 fn distinct_sums(state: &State, cage: CageId, positions: &[usize], out: &mut Vec<u32>) {
+    let sum = |row: &[Digit]| positions.iter().map(|&p| row[p] as usize).sum();
+    distinct_sums_by(state, cage, positions.len(), sum, out);
+}
+
+/// Appends the distinct values of `sum` (of at most `cells` digits) over the cage's
+/// live combinations to `out`, ascending.
+fn distinct_sums_by(
+    state: &State,
+    cage: CageId,
+    cells: usize,
+    sum: impl Fn(&[Digit]) -> usize,
+    out: &mut Vec<u32>,
+) {
     let layout = state.layout();
-    let words = (positions.len() * state.n()) / 64 + 1;
+    let words = (cells * state.n()) / 64 + 1;
     let mut small = [0u64; 8];
     let mut large = Vec::new();
     let seen: &mut [u64] = if words <= small.len() {
@@ -113,8 +139,7 @@ fn distinct_sums(state: &State, cage: CageId, positions: &[usize], out: &mut Vec
         &mut large
     };
     for i in state.live_combinations(cage) {
-        let row = layout.combination(cage, i);
-        let s: usize = positions.iter().map(|&p| row[p] as usize).sum();
+        let s = sum(layout.combination(cage, i));
         seen[s / 64] |= 1 << (s % 64);
     }
     for (w, &bits) in seen.iter().enumerate() {
@@ -172,73 +197,82 @@ impl SliceTotals {
         let size = state.puzzle().size();
         let n = state.n();
         let box_region = |b: usize| &layout.regions()[layout.region_index(RegionKind::Box(b))];
-        let cells = (slice.first..slice.first + slice.count).flat_map(|line| {
-            (0..n).map(move |across| match slice.axis {
+        let cell_at = |line: usize, across: usize| -> CellId {
+            match slice.axis {
                 Axis::Rows => size.cell(line, across),
                 Axis::Cols => size.cell(across, line),
                 Axis::Boxes => box_region(line).cells[across],
-            })
-        });
+            }
+        };
+        let lines = slice.first..slice.first + slice.count;
         // Number the cages in the order they are met, and count their cells.
         if whole.slot.len() < layout.cage_count() {
             whole.slot.resize(layout.cage_count(), u32::MAX);
         }
-        let mut met: Vec<(CageId, usize)> = Vec::new();
-        for cell in cells.clone() {
-            let cage = layout.cell_cage[cell.index()].0;
-            let slot = &mut whole.slot[cage.index()];
-            if *slot == u32::MAX {
-                *slot = met.len() as u32;
-                met.push((cage, 0));
+        let mut met = std::mem::take(&mut whole.met);
+        met.clear();
+        for line in lines.clone() {
+            for across in 0..n {
+                let cage = layout.cell_cage[cell_at(line, across).index()].0;
+                let slot = &mut whole.slot[cage.index()];
+                if *slot == u32::MAX {
+                    *slot = met.len() as u32;
+                    met.push((cage, 0));
+                }
+                met[*slot as usize].1 += 1;
             }
-            met[*slot as usize].1 += 1;
         }
         // Each part's positions, contiguous, in met order.
-        let mut start = Vec::with_capacity(met.len() + 1);
+        let (mut start, mut fill) = (
+            std::mem::take(&mut whole.start),
+            std::mem::take(&mut whole.fill),
+        );
+        start.clear();
         start.push(0);
         for &(_, count) in &met {
             start.push(start.last().copied().unwrap_or(0) + count);
         }
-        let mut fill = start.clone();
+        fill.clear();
+        fill.extend_from_slice(&start);
         let mut positions = vec![0usize; slice.count * n];
-        for cell in cells {
-            let (cage, pos) = layout.cell_cage[cell.index()];
-            let slot = whole.slot[cage.index()] as usize;
-            positions[fill[slot]] = pos;
-            fill[slot] += 1;
+        for line in lines {
+            for across in 0..n {
+                let (cage, pos) = layout.cell_cage[cell_at(line, across).index()];
+                let slot = whole.slot[cage.index()] as usize;
+                positions[fill[slot]] = pos;
+                fill[slot] += 1;
+            }
         }
-        let mut totals = SliceTotals {
-            slice,
-            target: slice.count as u32 * size.line_total(),
-            parts: Vec::with_capacity(met.len()),
-            positions,
-            values: Vec::new(),
-        };
+        let mut parts = Vec::with_capacity(met.len());
+        let mut values = std::mem::take(&mut whole.values);
+        values.clear();
         for (slot, &(cage, _)) in met.iter().enumerate() {
             whole.slot[cage.index()] = u32::MAX;
             let range = start[slot]..start[slot + 1];
-            totals.positions[range.clone()].sort_unstable();
-            let v0 = totals.values.len();
+            positions[range.clone()].sort_unstable();
+            let v0 = values.len();
             let is_whole = range.len() == layout.cage_cells(cage).len();
             if is_whole {
-                totals
-                    .values
-                    .extend_from_slice(whole.get(state, cage, changes));
+                values.extend_from_slice(whole.get(state, cage, changes));
             } else {
-                distinct_sums(
-                    state,
-                    cage,
-                    &totals.positions[range.clone()],
-                    &mut totals.values,
-                );
+                distinct_sums(state, cage, &positions[range.clone()], &mut values);
             }
-            totals.parts.push(Part {
+            parts.push(Part {
                 cage,
                 positions: range,
-                values: v0..totals.values.len(),
+                values: v0..values.len(),
                 whole: is_whole,
             });
         }
+        let totals = SliceTotals {
+            slice,
+            target: slice.count as u32 * size.line_total(),
+            parts,
+            positions,
+            // Kept at its size: the buffer grew for the slice, the copy does not.
+            values: values.clone(),
+        };
+        (whole.met, whole.start, whole.fill, whole.values) = (met, start, fill, values);
         totals
     }
 
