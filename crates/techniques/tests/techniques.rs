@@ -371,7 +371,11 @@ fn cage_support_agrees_with_brute_force() {
     // combinations): the cuts must be exactly the brute-force ones, and a second
     // check of the same set (reusing the scratch's buffers; a pair through its
     // table where the first check tested footprints directly) must agree.
+    // Sizes 4 to 8: footprints of one to four words (pairs of up to 7×7 are checked
+    // by the single-word-support path, `small_pair`).
     let ids = [
+        "4:aa_4c_a_aa__b,s2a7s2d2m36m24",
+        "5:_aa_5aa_b_c__a_a_aa__a__,m10a10s2m15a8m12d2s2a6s2d2",
         "6:a_b_3a_14aa_ab_aaba_aa__aa_aa,m40a12a6m24s2m6m90m8s3d3a5a5s1a7d2s2",
         "7:a6_aab_ba_a_a_4a__a3__a_7aa_4a_3a_4aa_aa,m48s4m20d3s1a7m24a7s3s1a6m105m24s1m36a8a6m12a10s3s4d2",
         "8:a_a3_aa_a3_4a_a_7a__a_a_3aa_5a_a_3a3_a_5a_6aa_3aa__a_ba3,s5m5d3a12m32s5s1s5a10a12s5d2m5m18d2a8a13a10a6m24a12m40d2s2s3s1m24m5d2s6m6",

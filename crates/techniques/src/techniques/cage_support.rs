@@ -361,6 +361,14 @@ impl<'a> Scratch<'a> {
     /// list, in set order; empty when every combination is supported.
     pub fn unsupported(&mut self, set: &[usize]) -> Vec<CageCut> {
         let n = set.len();
+        if n == 2 && !self.pair_tables {
+            let (a, b) = (self.cages[set[0]], self.cages[set[1]]);
+            if self.state.layout().linked(a, b) && !self.cache.pair_fresh(a, b) {
+                if let Some(cuts) = self.small_pair(a, b) {
+                    return cuts;
+                }
+            }
+        }
         for (k, &x) in set.iter().enumerate() {
             self.offset[k + 1] = self.offset[k] + self.list(x).live.len();
         }
@@ -469,6 +477,82 @@ impl<'a> Scratch<'a> {
             4 => self.direct_pairs::<4>(set),
             _ => self.direct_pairs::<0>(set),
         }
+    }
+
+    /// The cuts of a linked pair checked by direct footprint tests when it is
+    /// small: footprints of at most two words (grids up to 7×7) and at most 64
+    /// combinations per universe, so that supports are single words and each test
+    /// is one or two ANDs; the same tests in the same order as
+    /// [`Scratch::direct_pair_support`], without its buffers. `None` otherwise.
+    ///
+    /// Pairs are nearly every set a small grid's search checks (a 4×4 checks a
+    /// handful per step), so their fixed costs are most of its cage comparisons.
+    fn small_pair(&self, a: CageId, b: CageId) -> Option<Vec<CageCut>> {
+        let layout = self.state.layout();
+        let (list_a, list_b) = (&self.cache.lists[a.index()], &self.cache.lists[b.index()]);
+        let words = layout.fp_words;
+        if words > 2 || list_a.live.len() != 1 || list_b.live.len() != 1 {
+            return None;
+        }
+        let footprint = |cage: CageId, i: u32| -> u128 {
+            let fp = layout.footprint(cage, i as usize);
+            u128::from(fp[0]) | fp.get(1).map_or(0, |&w| u128::from(w) << 64)
+        };
+        let (live_a, live_b) = (list_a.live[0], list_b.live[0]);
+        let mut fb = [0u128; 64];
+        let mut bits = live_b;
+        while bits != 0 {
+            let q = bits.trailing_zeros() as usize;
+            fb[q] = footprint(b, list_b.combos[q]);
+            bits &= bits - 1;
+        }
+        let (mut supported_a, mut supported_b) = (0u64, 0u64);
+        let mut bits = live_a;
+        while bits != 0 {
+            let p = bits.trailing_zeros() as usize;
+            bits &= bits - 1;
+            let fa = footprint(a, list_a.combos[p]);
+            // The second cage's combinations not yet supported first; only when
+            // none of them fits, the supported ones.
+            let mut found = false;
+            let mut open = live_b & !supported_b;
+            while open != 0 {
+                let q = open.trailing_zeros() as usize;
+                open &= open - 1;
+                if fa & fb[q] == 0 {
+                    supported_b |= 1 << q;
+                    found = true;
+                }
+            }
+            let mut done = live_b & supported_b;
+            while !found && done != 0 {
+                let q = done.trailing_zeros() as usize;
+                done &= done - 1;
+                found = fa & fb[q] == 0;
+            }
+            if found {
+                supported_a |= 1 << p;
+            }
+        }
+        let mut cuts = Vec::new();
+        for (cage, list, supported) in [(a, list_a, supported_a), (b, list_b, supported_b)] {
+            let mut bits = list.live[0] & !supported;
+            if bits == 0 {
+                continue;
+            }
+            let mut removed = Vec::with_capacity(bits.count_ones() as usize);
+            while bits != 0 {
+                removed.push(list.combos[bits.trailing_zeros() as usize]);
+                bits &= bits - 1;
+            }
+            cuts.push(CageCut {
+                cage,
+                before: list.live_count,
+                after: list.live_count - removed.len(),
+                removed,
+            });
+        }
+        Some(cuts)
     }
 
     /// [`Scratch::direct_pair_support`] for footprints of `W` words (0: any).
