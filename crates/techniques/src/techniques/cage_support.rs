@@ -480,7 +480,7 @@ impl<'a> Scratch<'a> {
     }
 
     /// The cuts of a linked pair checked by direct footprint tests when it is
-    /// small: footprints of at most two words (grids up to 7×7) and at most 64
+    /// small: footprints of at most two words (grids up to 8×8) and at most 64
     /// combinations per universe, so that supports are single words and each test
     /// is one or two ANDs; the same tests in the same order as
     /// [`Scratch::direct_pair_support`], without its buffers. `None` otherwise.
