@@ -4,8 +4,9 @@
 //! Streaming: the input is read lazily ([`crate::batch_input`]), graded a chunk at a
 //! time (256 puzzles per worker, grouped by size: see [`grade_chunk`]) on a rayon
 //! pool of `--jobs` threads, and each chunk's rows are written and flushed before the
-//! next chunk is read, so memory stays flat however long the input. A puzzle that cannot be read or built gets a row saying
-//! why and one line on stderr; the batch goes on, and exits with code 2 at the end.
+//! next chunk is read, so memory stays flat however long the input. A puzzle that
+//! cannot be read or built gets a row saying why and one line on stderr; the batch
+//! goes on, and exits with code 2 at the end.
 
 use crate::batch_input::{self, BadInput, Entry};
 use crate::exit::{panic_message, BAD_INPUT, FAILURE};

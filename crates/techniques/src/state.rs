@@ -106,12 +106,6 @@ impl Flags {
     }
 }
 
-/// Marks a cell in a touched-cell set.
-#[inline]
-fn touch(touched: &mut Flags, cell: CellId) {
-    touched.insert(cell.index());
-}
-
 /// Removes candidate `d` of `cell` if it has it, marking its cage for filtering and
 /// the cell as touched; whether it had it. (A free function over the state's fields,
 /// so that propagation can call it while it borrows the layout.)
@@ -130,7 +124,7 @@ fn remove_candidate(
     }
     c.remove(d);
     dirty.insert(layout.cell_cage[cell.index()].0.index());
-    touch(touched, cell);
+    touched.insert(cell.index());
     true
 }
 
@@ -460,7 +454,7 @@ impl State {
         for (&c, &u) in cells.iter().zip(union.iter()) {
             if !cand[c.index()].difference(u).is_empty() {
                 cand[c.index()] &= u;
-                touch(touched, c);
+                touched.insert(c.index());
             }
             if cand[c.index()].is_empty() {
                 return Err(Contradiction::EmptyCell(layout.puzzle.size().cell_name(c)));
@@ -556,33 +550,12 @@ impl State {
         reason: Reason,
         cuts: Vec<CageCut>,
     ) -> Step {
-        let mut step = self.step_from_cuts_only(technique, rating, reason, cuts);
+        let mut step = Step::from_cuts(technique, rating, reason, cuts);
         for cut in &step.cuts {
             step.eliminations
                 .extend(self.eliminations_from_cut(cut.cage, &cut.removed));
         }
         step
-    }
-
-    /// [`State::step_from_cuts`] without the eliminations, for a run that shows no
-    /// step ([`Context::quiet`](crate::Context::quiet)): applying the cuts and
-    /// propagating removes the same candidates.
-    pub(crate) fn step_from_cuts_only(
-        &self,
-        technique: TechniqueKind,
-        rating: crate::Rating,
-        reason: Reason,
-        cuts: Vec<CageCut>,
-    ) -> Step {
-        let eliminations = Vec::new();
-        Step {
-            technique,
-            rating,
-            reason,
-            placements: Vec::new(),
-            eliminations,
-            cuts,
-        }
     }
 }
 

@@ -137,6 +137,26 @@ impl Step {
         }
     }
 
+    /// A step that removes cage combinations, without its direct eliminations: what
+    /// a rating-only run ([`Context::quiet`](crate::Context::quiet)) applies, since
+    /// applying the cuts and propagating removes the same candidates
+    /// ([`State::step_from_cuts`](crate::State::step_from_cuts) fills them in).
+    pub(crate) fn from_cuts(
+        technique: TechniqueKind,
+        rating: Rating,
+        reason: Reason,
+        cuts: Vec<CageCut>,
+    ) -> Step {
+        Step {
+            technique,
+            rating,
+            reason,
+            placements: Vec::new(),
+            eliminations: Vec::new(),
+            cuts,
+        }
+    }
+
     /// Whether this is propagation (a naked single, rating 0) rather than a step of
     /// the ladder.
     pub fn is_propagation(&self) -> bool {

@@ -187,7 +187,7 @@ impl Technique for CageCombination {
                 Some(if ctx.explain {
                     state.step_from_cuts(kind, rating(n), reason, cuts)
                 } else {
-                    state.step_from_cuts_only(kind, rating(n), reason, cuts)
+                    Step::from_cuts(kind, rating(n), reason, cuts)
                 })
             }
             None => {

@@ -536,21 +536,7 @@ impl<'a> Scratch<'a> {
         }
         let mut cuts = Vec::new();
         for (cage, list, supported) in [(a, list_a, supported_a), (b, list_b, supported_b)] {
-            let mut bits = list.live[0] & !supported;
-            if bits == 0 {
-                continue;
-            }
-            let mut removed = Vec::with_capacity(bits.count_ones() as usize);
-            while bits != 0 {
-                removed.push(list.combos[bits.trailing_zeros() as usize]);
-                bits &= bits - 1;
-            }
-            cuts.push(CageCut {
-                cage,
-                before: list.live_count,
-                after: list.live_count - removed.len(),
-                removed,
-            });
+            cuts.extend(cut_of(cage, list, 1, |_| list.live[0] & !supported));
         }
         Some(cuts)
     }
@@ -613,32 +599,10 @@ impl<'a> Scratch<'a> {
         for (k, &x) in set.iter().enumerate() {
             let list = self.list(x);
             let supported = &self.supported[self.offset[k]..self.offset[k + 1]];
-            // Counted first: most checks cut nothing, and a cut's list is then
-            // allocated once at its size.
-            let unsupported: u32 = list
-                .live
-                .iter()
-                .zip(supported)
-                .map(|(&l, &s)| (l & !s).count_ones())
-                .sum();
-            if unsupported == 0 {
-                continue;
-            }
-            let mut removed = Vec::with_capacity(unsupported as usize);
-            for (w, (&l, &s)) in list.live.iter().zip(supported).enumerate() {
-                let mut bits = l & !s;
-                while bits != 0 {
-                    removed.push(list.combos[w * 64 + bits.trailing_zeros() as usize]);
-                    bits &= bits - 1;
-                }
-            }
-            let before = list.live_count;
-            cuts.push(CageCut {
-                cage: self.cages[x],
-                before,
-                after: before - removed.len(),
-                removed,
-            });
+            let words = list.live.len();
+            cuts.extend(cut_of(self.cages[x], list, words, |w| {
+                list.live[w] & !supported[w]
+            }));
         }
         cuts
     }
@@ -765,6 +729,36 @@ impl<'a> Scratch<'a> {
         }
         found
     }
+}
+
+/// The cut of a cage whose live-list positions without support are `unsupported(w)`
+/// for words `w < words`; `None` when there is none. Counted first: most checks cut
+/// nothing, and a cut's list is then allocated once at its size.
+#[inline]
+fn cut_of(
+    cage: CageId,
+    list: &LiveList,
+    words: usize,
+    unsupported: impl Fn(usize) -> u64,
+) -> Option<CageCut> {
+    let count: u32 = (0..words).map(|w| unsupported(w).count_ones()).sum();
+    if count == 0 {
+        return None;
+    }
+    let mut removed = Vec::with_capacity(count as usize);
+    for w in 0..words {
+        let mut bits = unsupported(w);
+        while bits != 0 {
+            removed.push(list.combos[w * 64 + bits.trailing_zeros() as usize]);
+            bits &= bits - 1;
+        }
+    }
+    Some(CageCut {
+        cage,
+        before: list.live_count,
+        after: list.live_count - removed.len(),
+        removed,
+    })
 }
 
 /// Whether two footprints share no bit. `W` is their length in words when it is
