@@ -149,7 +149,7 @@ impl Grader {
     /// which ends at the runs' own deadline ([`Options::deadline`]).
     pub fn deferred(puzzle: &Puzzle, deadline: Option<Instant>) -> Result<Grader, ModelError> {
         let layout = Arc::new(Layout::new(puzzle)?);
-        let mut state = State::from_layout(Arc::clone(&layout));
+        let mut state = State::unfiltered(Arc::clone(&layout));
         let start = state.propagate_quietly().ok().map(|()| {
             state.take_changed_cages();
             state

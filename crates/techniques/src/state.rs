@@ -136,11 +136,23 @@ impl State {
 
     /// The initial state over an already built layout.
     pub fn from_layout(layout: Arc<Layout>) -> State {
+        let mut s = State::unfiltered(layout);
+        for cage in 0..s.layout.cage_count() {
+            s.recompute_candidates(CageId::new(cage));
+        }
+        s
+    }
+
+    /// The initial state with every digit a candidate of every cell, every cage
+    /// to be filtered and every cell to be looked at: propagation then makes it
+    /// [`State::from_layout`]'s, propagated, without a pass over the combinations
+    /// of its own.
+    pub(crate) fn unfiltered(layout: Arc<Layout>) -> State {
         let cells = layout.puzzle.size().cell_count();
         let cages = layout.cage_count();
         let live = layout.initial_live().to_vec();
         let live_count = layout.tables.iter().map(|t| t.live.count_ones()).collect();
-        let mut s = State {
+        State {
             cand: vec![Digits::full(layout.n); cells],
             placed: Flags::default(),
             live,
@@ -149,11 +161,7 @@ impl State {
             dirty: Flags::first(cages),
             touched: Flags::first(cells),
             layout,
-        };
-        for cage in 0..cages {
-            s.recompute_candidates(CageId::new(cage));
         }
-        s
     }
 
     /// A propagated state from pencil marks: each cell keeps only the candidates

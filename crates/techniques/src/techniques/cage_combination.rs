@@ -38,6 +38,11 @@ pub struct Memory {
     resume: Vec<Option<(Vec<CageId>, Vec<usize>)>>,
     /// Per level, the cages changed since that level last found nothing.
     /// (Level-major: level l's flags are `dirty[l * cages..(l + 1) * cages]`.)
+    ///
+    /// `resume` and `dirty` are allocated by the first search (most runs never
+    /// reach cage combinations): a level's flags are only read after that level
+    /// found nothing, which clears them, so changes before the first search need
+    /// no marks.
     dirty: Vec<bool>,
     /// Counts the changes seen (one tick per step that changed a cage).
     clock: u32,
@@ -62,8 +67,8 @@ impl Memory {
     pub fn new(cage_count: usize) -> Memory {
         Memory {
             deepest: 1,
-            resume: vec![None; MAX_LEVEL + 1],
-            dirty: vec![false; cage_count * (MAX_LEVEL + 1)],
+            resume: Vec::new(),
+            dirty: Vec::new(),
             clock: 0,
             changed_at: vec![0; cage_count],
             barren: HashMap::default(),
@@ -117,6 +122,10 @@ impl Technique for CageCombination {
     fn find(&self, state: &State, ctx: &mut Context, n: usize) -> Option<Step> {
         let deadline = ctx.options.deadline;
         let mem = &mut ctx.combos;
+        if mem.resume.is_empty() {
+            mem.resume = vec![None; MAX_LEVEL + 1];
+            mem.dirty = vec![false; mem.changed_at.len() * (MAX_LEVEL + 1)];
+        }
         // The list and its links carry over from the previous search: as they are
         // while no cage changed (the next levels over the same state), brought up
         // to date (see `resort`) after a step.
