@@ -192,38 +192,39 @@ fn input_failure(e: anyhow::Error) -> anyhow::Result<ExitCode> {
 ///   time, about 0.1 ms) falls on a puzzle that takes milliseconds, not on a 3×3
 ///   that takes microseconds once warm.
 fn grade_chunk(chunk: &[Entry], runs: &Runs, progress: &ProgressBar) -> Vec<(Outcome, Duration)> {
-    let read: Vec<(Result<Imported, Outcome>, Duration)> = chunk
+    // (entry index, the puzzle read or why not, the time reading took)
+    let mut read: Vec<(usize, Result<Imported, Outcome>, Duration)> = chunk
         .par_iter()
-        .map(|entry| {
+        .enumerate()
+        .map(|(i, entry)| {
             let started = Instant::now();
             let imported = guarded(|| read_entry(entry)).and_then(|r| r);
-            (imported, started.elapsed())
+            (i, imported, started.elapsed())
         })
         .collect();
-    let size = |i: &usize| match &read[*i].0 {
+    let size = |imported: &Result<Imported, Outcome>| match imported {
         Ok(imported) => imported.puzzle.size().get(),
         Err(_) => 0,
     };
-    let mut order: Vec<usize> = (0..chunk.len()).collect();
-    order.sort_by_key(|i| (std::cmp::Reverse(size(i)), *i));
+    read.sort_by_key(|(i, imported, _)| (std::cmp::Reverse(size(imported)), *i));
     // One puzzle per task: rayon otherwise cuts the chunk into a few long runs of
     // puzzles, and a run of the largest ones cannot be shared once started.
-    let graded: Vec<(Outcome, Duration)> = order
-        .par_iter()
+    let graded: Vec<(usize, Outcome, Duration)> = read
+        .into_par_iter()
         .with_max_len(1)
-        .map(|&i| {
+        .map(|(i, imported, reading)| {
             let started = Instant::now();
-            let outcome = match &read[i].0 {
+            let outcome = match imported {
                 Ok(imported) => guarded(|| grade_puzzle(imported, runs)).unwrap_or_else(|e| e),
-                Err(outcome) => outcome.clone(),
+                Err(outcome) => outcome,
             };
             progress.inc(1);
-            (outcome, started.elapsed())
+            (i, outcome, reading + started.elapsed())
         })
         .collect();
     let mut outcomes: Vec<Option<(Outcome, Duration)>> = vec![None; chunk.len()];
-    for (&i, (outcome, took)) in order.iter().zip(graded) {
-        outcomes[i] = Some((outcome, read[i].1 + took));
+    for (i, outcome, took) in graded {
+        outcomes[i] = Some((outcome, took));
     }
     outcomes
         .into_iter()
@@ -250,11 +251,12 @@ fn read_entry(entry: &Entry) -> Result<Imported, Outcome> {
     read_any(&entry.text, None).map_err(|e| Outcome::Invalid(e.to_string()))
 }
 
-fn grade_puzzle(imported: &Imported, runs: &Runs) -> Outcome {
+fn grade_puzzle(imported: Imported, runs: &Runs) -> Outcome {
     let runs = runs.starting_now();
+    let warning = relaxed_warning(&imported);
     // The runs' deadline bounds the solution count too, which only runs when a run
     // does not solve the puzzle (to tell stuck, ambiguous and impossible apart).
-    let grader = match Grader::deferred(&imported.puzzle, runs.deadline()) {
+    let grader = match Grader::deferred_owned(imported.puzzle, runs.deadline()) {
         Ok(g) => g,
         Err(e) => return Outcome::Invalid(format!("the puzzle cannot be graded: {e}")),
     };
@@ -265,7 +267,7 @@ fn grade_puzzle(imported: &Imported, runs: &Runs) -> Outcome {
     Outcome::Graded {
         normal,
         cc,
-        warning: relaxed_warning(imported),
+        warning,
     }
 }
 

@@ -148,7 +148,13 @@ impl Grader {
     /// ends every run before its first step; a deferred one still runs the ladder,
     /// which ends at the runs' own deadline ([`Options::deadline`]).
     pub fn deferred(puzzle: &Puzzle, deadline: Option<Instant>) -> Result<Grader, ModelError> {
-        let layout = Arc::new(Layout::new(puzzle)?);
+        Grader::deferred_owned(puzzle.clone(), deadline)
+    }
+
+    /// [`Grader::deferred`] keeping the puzzle itself instead of a copy (a batch
+    /// reads each puzzle to grade it once).
+    pub fn deferred_owned(puzzle: Puzzle, deadline: Option<Instant>) -> Result<Grader, ModelError> {
+        let layout = Arc::new(Layout::from_puzzle(puzzle)?);
         let mut state = State::unfiltered(Arc::clone(&layout));
         let start = state.propagate_quietly().ok().map(|()| {
             state.take_changed_cages();

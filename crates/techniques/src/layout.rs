@@ -47,11 +47,16 @@ pub struct Layout {
 impl Layout {
     /// Builds the layout, enumerating every cage's combinations.
     pub fn new(puzzle: &Puzzle) -> Result<Layout, ModelError> {
+        Layout::from_puzzle(puzzle.clone())
+    }
+
+    /// [`Layout::new`] keeping the puzzle itself instead of a copy.
+    pub fn from_puzzle(puzzle: Puzzle) -> Result<Layout, ModelError> {
         let size = puzzle.size();
         let n = size.get();
         let tables = puzzle
             .cage_ids()
-            .map(|id| table_cache::combinations(puzzle, id))
+            .map(|id| table_cache::combinations(&puzzle, id))
             .collect::<Result<Vec<_>, _>>()?;
         let mut cell_cage = vec![(CageId::new(0), 0); size.cell_count()];
         for id in puzzle.cage_ids() {
@@ -59,7 +64,7 @@ impl Layout {
                 cell_cage[cell.index()] = (id, pos);
             }
         }
-        let geometry = Geometry::of(puzzle);
+        let geometry = Geometry::of(&puzzle);
         let (cell_regions, per_cell) = (&geometry.cell_regions, geometry.regions_per_cell);
         let fp_words = (geometry.regions.len() * n).div_ceil(64);
         let mut footprint_at = Vec::with_capacity(tables.len());
@@ -103,13 +108,14 @@ impl Layout {
         // One flat store for every cage's live bits, so that copying a state copies
         // one buffer, not one per cage.
         let mut live_at = Vec::with_capacity(tables.len());
-        let mut initial_live = Vec::new();
+        let live_words = tables.iter().map(|t| t.live.as_raw_slice().len()).sum();
+        let mut initial_live = Vec::with_capacity(live_words);
         for table in &tables {
             live_at.push((initial_live.len(), table.len()));
             initial_live.extend_from_slice(table.live.as_raw_slice());
         }
         let mut packed_at = Vec::with_capacity(tables.len());
-        let mut packed = Vec::new();
+        let mut packed = Vec::with_capacity(total);
         for table in &tables {
             if table.width() * n > 64 {
                 packed_at.push(None);
@@ -128,7 +134,7 @@ impl Layout {
             }));
         }
         Ok(Layout {
-            puzzle: puzzle.clone(),
+            puzzle,
             n,
             tables,
             cell_cage,
