@@ -102,6 +102,7 @@ impl SupportCache {
         if list.combos.is_empty() || 2 * live_now < list.combos.len() {
             list.rebased = clock;
             list.combos.clear();
+            list.combos.reserve(live_now);
             list.combos
                 .extend(state.live_combinations(cage).map(|i| i as u32));
         }

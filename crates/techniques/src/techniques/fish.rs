@@ -63,7 +63,12 @@ impl Technique for Fish {
                 }
                 let (lines, masks) = (&lines[..count], &masks[..count]);
                 let step = first_tight_subset(masks, k, |picked, cover| {
-                    let base: Vec<usize> = picked.iter().map(|&i| lines[i]).collect();
+                    // The base lines on the stack: most tight subsets remove nothing.
+                    let mut base = [0usize; MAX_SIZE];
+                    for (b, &i) in base.iter_mut().zip(picked) {
+                        *b = lines[i];
+                    }
+                    let base = &base[..picked.len()];
                     let mut eliminations: Vec<(CellId, u8)> = Vec::new();
                     for line in 0..n {
                         if base.contains(&line) {

@@ -5,7 +5,7 @@
 use super::subsets::first_tight_subset;
 use crate::step::Reason;
 use crate::{Context, Rating, State, Step, Technique, TechniqueKind};
-use kenken_model::{CellId, Digits};
+use kenken_model::{CellId, Digits, MAX_SIZE};
 use std::ops::RangeInclusive;
 
 pub struct HiddenSubset;
@@ -26,18 +26,20 @@ impl Technique for HiddenSubset {
 
     fn find(&self, state: &State, _ctx: &mut Context, k: usize) -> Option<Step> {
         for region in state.layout().regions() {
-            let open: Vec<CellId> = region
-                .cells
-                .iter()
-                .copied()
-                .filter(|&c| !state.is_placed(c))
-                .collect();
+            // The region's unplaced cells, on the stack (every region, every call).
+            let mut open = [CellId::new(0); MAX_SIZE];
+            let mut unplaced = 0;
+            for &c in region.cells.iter().filter(|&&c| !state.is_placed(c)) {
+                open[unplaced] = c;
+                unplaced += 1;
+            }
+            let open = &open[..unplaced];
             if open.len() < k + 2 {
                 continue;
             }
             // Where each still-missing digit can go, as a mask over `open`.
             let mut digits = Digits::EMPTY;
-            for &c in &open {
+            for &c in open {
                 digits |= state.candidates(c);
             }
             let mut places = [(0u8, 0u32); 16];
