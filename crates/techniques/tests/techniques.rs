@@ -372,8 +372,9 @@ fn cage_support_agrees_with_brute_force() {
     // check of the same set (reusing the scratch's buffers; a pair through its
     // table where the first check tested footprints directly) must agree.
     // Sizes 4 to 8: footprints of one word (4×4, 5×5) and two (6×6 to 8×8), so the
-    // first, direct check of a pair takes the single-word-support path
-    // (`small_pair`) whenever its cages have at most 64 combinations.
+    // first, direct check of a pair takes the single-word path (`small_pair`,
+    // which reads the state's live words) whenever each of its cages has at most
+    // 64 combinations in its table, and the live-list path otherwise.
     let ids = [
         "4:aa_4c_a_aa__b,s2a7s2d2m36m24",
         "5:_aa_5aa_b_c__a_a_aa__a__,m10a10s2m15a8m12d2s2a6s2d2",

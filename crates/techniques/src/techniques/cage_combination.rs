@@ -52,6 +52,10 @@ pub struct Memory {
     /// at: while none of their cages changes since, they still remove nothing, so
     /// they are skipped. This changes no result, only the time spent.
     barren: HashMap<u128, u32, BuildHasherDefault<SetKeyHasher>>,
+    /// The same for pairs, the sets checked most, in a flat table: entry
+    /// `a * cages + b` (a < b) is 1 + the tick the pair was found barren at, 0 for
+    /// never. (A map lookup cost as much as checking a small pair.)
+    barren_pairs: Vec<u32>,
     /// Live lists and pair compatibility tables of unchanged cages, reused between
     /// searches.
     support: SupportCache,
@@ -72,6 +76,7 @@ impl Memory {
             clock: 0,
             changed_at: vec![0; cage_count],
             barren: HashMap::default(),
+            barren_pairs: Vec::new(),
             support: SupportCache::new(cage_count),
             exhausted: 1,
             links: None,
@@ -125,6 +130,7 @@ impl Technique for CageCombination {
         if mem.resume.is_empty() {
             mem.resume = vec![None; MAX_LEVEL + 1];
             mem.dirty = vec![false; mem.changed_at.len() * (MAX_LEVEL + 1)];
+            mem.barren_pairs = vec![0; mem.changed_at.len() * mem.changed_at.len()];
         }
         // The list and its links carry over from the previous search: as they are
         // while no cage changed (the next levels over the same state), brought up
@@ -148,6 +154,7 @@ impl Technique for CageCombination {
             clock: mem.clock,
             changed_at: &mem.changed_at,
             barren: &mut mem.barren,
+            barren_pairs: &mut mem.barren_pairs,
             skip_cut_cages: mem.exhausted + 1 >= n,
             deadline,
             tried: 0,
@@ -262,6 +269,7 @@ struct Sets<'a> {
     clock: u32,
     changed_at: &'a [u32],
     barren: &'a mut HashMap<u128, u32, BuildHasherDefault<SetKeyHasher>>,
+    barren_pairs: &'a mut [u32],
     /// Whether every smaller connected set is known to remove nothing, so that sets
     /// with a cut cage can be skipped (see [`has_cut_cage`]).
     skip_cut_cages: bool,
@@ -415,11 +423,20 @@ impl Sets<'_> {
         if self.skip_cut_cages && has_cut_cage(links, cages.len()) {
             return None;
         }
-        let key = set_key(cages);
-        if let Some(&checked) = self.barren.get(&key) {
-            if cages.iter().all(|c| self.changed_at[c.index()] <= checked) {
-                return None;
-            }
+        let unchanged_since =
+            |checked: u32| cages.iter().all(|c| self.changed_at[c.index()] <= checked);
+        let memo = match *cages {
+            [a, b] => Memo::Pair(
+                a.index().min(b.index()) * self.changed_at.len() + a.index().max(b.index()),
+            ),
+            _ => Memo::Set(set_key(cages)),
+        };
+        let checked = match memo {
+            Memo::Pair(slot) => self.barren_pairs[slot].checked_sub(1),
+            Memo::Set(key) => self.barren.get(&key).copied(),
+        };
+        if checked.is_some_and(unchanged_since) {
+            return None;
         }
         let cuts = self.scratch.unsupported(idx);
         if self.scratch.timed_out() {
@@ -427,11 +444,16 @@ impl Sets<'_> {
             return None;
         }
         if cuts.is_empty() {
-            if self.barren.capacity() == 0 {
-                // One allocation instead of growing through 3, 7, 14, 28, … sets.
-                self.barren.reserve(64);
+            match memo {
+                Memo::Pair(slot) => self.barren_pairs[slot] = self.clock + 1,
+                Memo::Set(key) => {
+                    if self.barren.capacity() == 0 {
+                        // One allocation instead of growing through 3, 7, 14, 28, … sets.
+                        self.barren.reserve(64);
+                    }
+                    self.barren.insert(key, self.clock);
+                }
             }
-            self.barren.insert(key, self.clock);
             return None;
         }
         Some((idx.to_vec(), cages.to_vec(), cuts))
@@ -751,6 +773,14 @@ impl Partial {
             *l &= !bit;
         }
     }
+}
+
+/// Where a set's barren tick is kept: pairs in a flat table (their slot), larger
+/// sets in a map (their key).
+#[derive(Clone, Copy)]
+enum Memo {
+    Pair(usize),
+    Set(u128),
 }
 
 /// An exact key for a set of at most 8 cages (ids below 256, as a grid has at most

@@ -258,6 +258,9 @@ pub struct Scratch<'a> {
     cages: &'a [CageId],
     cache: &'a mut SupportCache,
     clock: u32,
+    /// Per cage, the tick of its last change: a live list is read again when its
+    /// cage changed since (lists are brought up to date when a check needs them).
+    changed_at: &'a [u32],
     /// Per depth, per cage of the set: the domain, a bit set over the cage's live
     /// positions; depth `d`, cage `k` is `domains[d * width + offset[k]..]`.
     domains: Vec<u64>,
@@ -324,9 +327,6 @@ impl<'a> Scratch<'a> {
         clock: u32,
         changed_at: &'a [u32],
     ) -> Scratch<'a> {
-        for &c in cages {
-            cache.refresh_list(state, c, clock, changed_at[c.index()]);
-        }
         let domains = std::mem::take(&mut cache.domains);
         let supported = std::mem::take(&mut cache.supported);
         Scratch {
@@ -334,6 +334,7 @@ impl<'a> Scratch<'a> {
             cages,
             cache,
             clock,
+            changed_at,
             domains,
             offset: [0; 9],
             chosen: [u32::MAX; 8],
@@ -362,13 +363,23 @@ impl<'a> Scratch<'a> {
     /// list, in set order; empty when every combination is supported.
     pub fn unsupported(&mut self, set: &[usize]) -> Vec<CageCut> {
         let n = set.len();
+        // Before sets of three are searched (see `set_pair_tables`) no pair table
+        // is built, so a small pair is checked off the state, its cages' live
+        // lists left as they are (they are brought up to date below, when a check
+        // reads them).
         if n == 2 && !self.pair_tables {
             let (a, b) = (self.cages[set[0]], self.cages[set[1]]);
-            if self.state.layout().linked(a, b) && !self.cache.pair_fresh(a, b) {
+            if self.state.layout().linked(a, b) {
                 if let Some(cuts) = self.small_pair(a, b) {
                     return cuts;
                 }
             }
+        }
+        for &x in set {
+            let cage = self.cages[x];
+            let changed_at = self.changed_at[cage.index()];
+            self.cache
+                .refresh_list(self.state, cage, self.clock, changed_at);
         }
         for (k, &x) in set.iter().enumerate() {
             self.offset[k + 1] = self.offset[k] + self.list(x).live.len();
@@ -482,37 +493,35 @@ impl<'a> Scratch<'a> {
 
     /// The cuts of a linked pair checked by direct footprint tests when it is
     /// small: footprints of at most two words (grids up to 8×8) and at most 64
-    /// combinations per universe, so that supports are single words and each test
-    /// is one or two ANDs; the same tests in the same order as
-    /// [`Scratch::direct_pair_support`], without its buffers. `None` otherwise.
+    /// combinations per cage, so that a cage's live combinations are one word of the
+    /// state and each test is one or two ANDs; the same tests in the same order as
+    /// [`Scratch::direct_pair_support`], read straight off the state and the layout
+    /// (no live list, no buffer). `None` otherwise.
     ///
     /// Pairs are nearly every set a small grid's search checks (a 4×4 checks a
     /// handful per step), so their fixed costs are most of its cage comparisons.
     fn small_pair(&self, a: CageId, b: CageId) -> Option<Vec<CageCut>> {
-        let layout = self.state.layout();
-        let (list_a, list_b) = (&self.cache.lists[a.index()], &self.cache.lists[b.index()]);
+        let state = self.state;
+        let layout = state.layout();
         let words = layout.fp_words;
-        if words > 2 || list_a.live.len() != 1 || list_b.live.len() != 1 {
+        let (table_a, table_b) = (layout.table(a).len(), layout.table(b).len());
+        if words > 2 || table_a > 64 || table_b > 64 {
             return None;
         }
-        let footprint = |cage: CageId, i: u32| -> u128 {
-            let fp = layout.footprint(cage, i as usize);
+        let live = |cage: CageId, len: usize| {
+            state.live_words(cage).0[0] as u64 & u64::MAX.checked_shr(64 - len as u32).unwrap_or(0)
+        };
+        let footprint = |cage: CageId, i: usize| -> u128 {
+            let fp = layout.footprint(cage, i);
             u128::from(fp[0]) | fp.get(1).map_or(0, |&w| u128::from(w) << 64)
         };
-        let (live_a, live_b) = (list_a.live[0], list_b.live[0]);
-        let mut fb = [0u128; 64];
-        let mut bits = live_b;
-        while bits != 0 {
-            let q = bits.trailing_zeros() as usize;
-            fb[q] = footprint(b, list_b.combos[q]);
-            bits &= bits - 1;
-        }
+        let (live_a, live_b) = (live(a, table_a), live(b, table_b));
         let (mut supported_a, mut supported_b) = (0u64, 0u64);
         let mut bits = live_a;
         while bits != 0 {
             let p = bits.trailing_zeros() as usize;
             bits &= bits - 1;
-            let fa = footprint(a, list_a.combos[p]);
+            let fa = footprint(a, p);
             // The second cage's combinations not yet supported first; only when
             // none of them fits, the supported ones.
             let mut found = false;
@@ -520,7 +529,7 @@ impl<'a> Scratch<'a> {
             while open != 0 {
                 let q = open.trailing_zeros() as usize;
                 open &= open - 1;
-                if fa & fb[q] == 0 {
+                if fa & footprint(b, q) == 0 {
                     supported_b |= 1 << q;
                     found = true;
                 }
@@ -529,15 +538,25 @@ impl<'a> Scratch<'a> {
             while !found && done != 0 {
                 let q = done.trailing_zeros() as usize;
                 done &= done - 1;
-                found = fa & fb[q] == 0;
+                found = fa & footprint(b, q) == 0;
             }
             if found {
                 supported_a |= 1 << p;
             }
         }
         let mut cuts = Vec::new();
-        for (cage, list, supported) in [(a, list_a, supported_a), (b, list_b, supported_b)] {
-            cuts.extend(cut_of(cage, list, 1, |_| list.live[0] & !supported));
+        for (cage, live, supported) in [(a, live_a, supported_a), (b, live_b, supported_b)] {
+            let unsupported = live & !supported;
+            if unsupported != 0 {
+                let before = state.live_count(cage);
+                let removed: Vec<u32> = ones(&[unsupported]).map(|i| i as u32).collect();
+                cuts.push(CageCut {
+                    cage,
+                    before,
+                    after: before - removed.len(),
+                    removed,
+                });
+            }
         }
         Some(cuts)
     }
