@@ -403,34 +403,24 @@ impl State {
             ..
         } = self;
         let cells = layout.cage_cells(cage);
-        let width = cells.len();
-        // The cells' candidates, and the union of what the survivors put there (on
-        // the stack for any cage of up to 64 cells).
-        let (mut masks, mut union) = ([Digits::EMPTY; 64], [Digits::EMPTY; 64]);
-        let (mut masks_big, mut union_big) = (Vec::new(), Vec::new());
-        let (masks, union): (&mut [Digits], &mut [Digits]) = if width <= 64 {
-            (&mut masks[..width], &mut union[..width])
-        } else {
-            masks_big.resize(width, Digits::EMPTY);
-            union_big.resize(width, Digits::EMPTY);
-            (&mut masks_big, &mut union_big)
-        };
-        for (m, c) in masks.iter_mut().zip(cells) {
-            *m = cand[c.index()];
-        }
         let (at, len) = layout.live_at(cage);
         let live = &mut live[at..at + len.div_ceil(WORD)];
         let mut removed = 0;
+        // What the survivors put in each cell: packed as their combinations are
+        // (bit `pos * n + d - 1`) when those fit a word, else a digit set per cell
+        // in `union`.
+        let n = layout.n;
+        let mut union_packed = 0u64;
+        let width = cells.len();
+        let (mut union_small, mut union_big) = ([Digits::EMPTY; 64], Vec::new());
+        let mut union: &[Digits] = &[];
         if let Some(packed) = layout.packed(cage) {
             // One word per combination (see `Layout::packed`): it survives when it
             // sets no bit outside the cells' candidates, and the survivors' OR is
             // the union of what they put in each cell.
-            let n = layout.n;
-            let allowed = masks
-                .iter()
-                .enumerate()
-                .fold(0u64, |a, (pos, m)| a | u64::from(m.bits()) << (pos * n));
-            let mut put = 0u64;
+            let allowed = cells.iter().enumerate().fold(0u64, |a, (pos, c)| {
+                a | u64::from(cand[c.index()].bits()) << (pos * n)
+            });
             for (w, word) in live.iter_mut().enumerate() {
                 let mut bits = *word & tail_mask(len, w);
                 while bits != 0 {
@@ -441,16 +431,29 @@ impl State {
                         *word &= !(1 << b);
                         removed += 1;
                     } else {
-                        put |= combo;
+                        union_packed |= combo;
                     }
                 }
             }
-            let digits = (1u64 << n) - 1;
-            for (pos, u) in union.iter_mut().enumerate() {
-                *u = Digits::from_bits(((put >> (pos * n)) & digits) as u16);
-            }
         } else {
-            filter_rows(layout, cage, live, len, masks, union, &mut removed);
+            // On the stack for any cage of up to 64 cells.
+            let (mut masks_small, mut masks_big) = ([Digits::EMPTY; 64], Vec::new());
+            let (masks, union_mut): (&mut [Digits], &mut [Digits]) = if width <= 64 {
+                (&mut masks_small[..width], &mut union_small[..width])
+            } else {
+                masks_big.resize(width, Digits::EMPTY);
+                union_big.resize(width, Digits::EMPTY);
+                (&mut masks_big, &mut union_big)
+            };
+            for (m, c) in masks.iter_mut().zip(cells) {
+                *m = cand[c.index()];
+            }
+            filter_rows(layout, cage, live, len, masks, union_mut, &mut removed);
+            union = if width <= 64 {
+                &union_small[..width]
+            } else {
+                &union_big
+            };
         }
         if removed > 0 {
             live_count[cage.index()] -= removed;
@@ -459,7 +462,12 @@ impl State {
         if live_count[cage.index()] == 0 {
             return Err(Contradiction::EmptyCage(cage));
         }
-        for (&c, &u) in cells.iter().zip(union.iter()) {
+        let digits = (1u64 << n) - 1;
+        for (pos, &c) in cells.iter().enumerate() {
+            let u = match union.get(pos) {
+                Some(&u) => u,
+                None => Digits::from_bits(((union_packed >> (pos * n)) & digits) as u16),
+            };
             if !cand[c.index()].difference(u).is_empty() {
                 cand[c.index()] &= u;
                 touched.insert(c.index());
