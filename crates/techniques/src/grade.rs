@@ -172,9 +172,11 @@ impl Grader {
     /// The solution count, searched for on first use.
     fn count(&self) -> &Count {
         self.count.get_or_init(|| {
+            let tables: Vec<&kenken_model::Combinations> =
+                self.layout.tables.iter().map(|t| &t.combos).collect();
             let outcome = search::count_in_tables(
                 self.layout.puzzle(),
-                &self.layout.tables,
+                &tables,
                 None,
                 2,
                 self.deadline,

@@ -3,7 +3,7 @@
 //! puzzle and shared by every [`State`](crate::State) of it.
 
 use crate::geometry::Geometry;
-use crate::table_cache;
+use crate::table_cache::{self, CageTable};
 use kenken_model::{CageId, CellId, Combinations, Digit, ModelError, Puzzle, Region, RegionKind};
 use std::sync::Arc;
 
@@ -12,9 +12,10 @@ use std::sync::Arc;
 pub struct Layout {
     pub(crate) puzzle: Puzzle,
     pub(crate) n: usize,
-    /// Initial combination tables, one per cage in clue order (shared with other
-    /// puzzles' layouts through the thread's table cache).
-    pub(crate) tables: Vec<Arc<Combinations>>,
+    /// Initial combination tables, one per cage in clue order, with their packed
+    /// combinations (shared with other puzzles' layouts through the thread's table
+    /// cache).
+    pub(crate) tables: Vec<Arc<CageTable>>,
     /// (cage, position in the cage) of each cell.
     pub(crate) cell_cage: Vec<(CageId, usize)>,
     /// The regions and the regions of each cell (shared by every puzzle of the
@@ -35,13 +36,6 @@ pub struct Layout {
     live_at: Vec<(usize, usize)>,
     /// The state's initial live bits, in that store.
     initial_live: Vec<usize>,
-    /// Per cage, where its combinations start in `packed`, when they fit one word
-    /// each (cage cells × N ≤ 64: every cage of up to 7 cells on a 9×9 grid).
-    packed_at: Vec<Option<usize>>,
-    /// Each such combination as one word: bit `pos × N + d − 1` for digit `d` at
-    /// cage position `pos`. The combination filter, the core of propagation, then
-    /// tests a combination against the cells' candidates with one AND.
-    packed: Vec<u64>,
 }
 
 impl Layout {
@@ -68,11 +62,11 @@ impl Layout {
         let (cell_regions, per_cell) = (&geometry.cell_regions, geometry.regions_per_cell);
         let fp_words = (geometry.regions.len() * n).div_ceil(64);
         let mut footprint_at = Vec::with_capacity(tables.len());
-        let total: usize = tables.iter().map(|t| t.len()).sum();
+        let total: usize = tables.iter().map(|t| t.combos.len()).sum();
         let mut footprints = vec![0u64; total * fp_words];
         let mut at = 0;
         for id in puzzle.cage_ids() {
-            let table = &tables[id.index()];
+            let table = &tables[id.index()].combos;
             let cells = &puzzle.cage(id).cells;
             footprint_at.push(at);
             for i in 0..table.len() {
@@ -108,30 +102,11 @@ impl Layout {
         // One flat store for every cage's live bits, so that copying a state copies
         // one buffer, not one per cage.
         let mut live_at = Vec::with_capacity(tables.len());
-        let live_words = tables.iter().map(|t| t.live.as_raw_slice().len()).sum();
+        let live_words = tables.iter().map(|t| t.combos.live.as_raw_slice().len()).sum();
         let mut initial_live = Vec::with_capacity(live_words);
-        for table in &tables {
+        for table in tables.iter().map(|t| &t.combos) {
             live_at.push((initial_live.len(), table.len()));
             initial_live.extend_from_slice(table.live.as_raw_slice());
-        }
-        let mut packed_at = Vec::with_capacity(tables.len());
-        let mut packed = Vec::with_capacity(total);
-        for table in &tables {
-            if table.width() * n > 64 {
-                packed_at.push(None);
-                continue;
-            }
-            packed_at.push(Some(packed.len()));
-            packed.extend((0..table.len()).map(|i| {
-                table
-                    .row(i)
-                    .iter()
-                    .enumerate()
-                    .fold(0u64, |bits, (pos, &d)| {
-                        debug_assert!((1..=n).contains(&(d as usize)), "digits come from 1..=N");
-                        bits | 1 << (pos * n + d as usize - 1)
-                    })
-            }));
         }
         Ok(Layout {
             puzzle,
@@ -146,8 +121,6 @@ impl Layout {
             link_words,
             live_at,
             initial_live,
-            packed_at,
-            packed,
         })
     }
 
@@ -162,13 +135,13 @@ impl Layout {
 
     /// The initial combination table of a cage.
     pub fn table(&self, cage: CageId) -> &Combinations {
-        &self.tables[cage.index()]
+        &self.tables[cage.index()].combos
     }
 
     /// Digits of combination `i` of `cage`, in the cage's cell order.
     #[inline]
     pub fn combination(&self, cage: CageId, i: usize) -> &[Digit] {
-        self.tables[cage.index()].row(i)
+        self.tables[cage.index()].combos.row(i)
     }
 
     /// Cells of a cage, reading order.
@@ -226,12 +199,11 @@ impl Layout {
         self.live_at[cage.index()]
     }
 
-    /// The combinations of `cage` packed one word each (see the field), when they
-    /// fit; indexed like the cage's live bits.
+    /// The combinations of `cage` packed one word each (see [`CageTable`]), when
+    /// they fit; indexed like the cage's live bits.
     #[inline]
     pub(crate) fn packed(&self, cage: CageId) -> Option<&[u64]> {
-        let at = self.packed_at[cage.index()]?;
-        Some(&self.packed[at..at + self.live_at[cage.index()].1])
+        self.tables[cage.index()].packed.as_deref()
     }
 
     /// A state's live-bit store before anything is removed.

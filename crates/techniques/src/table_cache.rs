@@ -95,8 +95,39 @@ impl Hasher for KeyHasher {
 
 #[derive(Default)]
 struct Cache {
-    tables: HashMap<Key, Arc<Combinations>, BuildHasherDefault<KeyHasher>>,
+    tables: HashMap<Key, Arc<CageTable>, BuildHasherDefault<KeyHasher>>,
     digits: usize,
+}
+
+/// A cage's combination table and what depends on it alone: its combinations
+/// packed one word each, when they fit (cage cells × N ≤ 64: every cage of up to
+/// 7 cells on a 9×9 grid). Bit `pos × N + d − 1` is digit `d` at cage position
+/// `pos`; the combination filter, the core of propagation, then tests a
+/// combination against the cells' candidates with one AND.
+#[derive(Debug)]
+pub(crate) struct CageTable {
+    pub combos: Combinations,
+    pub packed: Option<Box<[u64]>>,
+}
+
+impl CageTable {
+    fn new(combos: Combinations, n: usize) -> CageTable {
+        let packed = (combos.width() * n <= 64).then(|| {
+            (0..combos.len())
+                .map(|i| {
+                    combos
+                        .row(i)
+                        .iter()
+                        .enumerate()
+                        .fold(0u64, |bits, (pos, &d)| {
+                            debug_assert!((1..=n).contains(&(d as usize)), "digits come from 1..=N");
+                            bits | 1 << (pos * n + d as usize - 1)
+                        })
+                })
+                .collect()
+        });
+        CageTable { combos, packed }
+    }
 }
 
 thread_local! {
@@ -105,17 +136,18 @@ thread_local! {
 
 /// The combination table of a cage ([`Puzzle::combinations`]), from this thread's
 /// cache when a cage of the same kind was enumerated before.
-pub(crate) fn combinations(puzzle: &Puzzle, id: CageId) -> Result<Arc<Combinations>, ModelError> {
+pub(crate) fn combinations(puzzle: &Puzzle, id: CageId) -> Result<Arc<CageTable>, ModelError> {
+    let n = puzzle.size().get();
     let Some(key) = Key::of(puzzle, id) else {
-        return puzzle.combinations(id).map(Arc::new);
+        return Ok(Arc::new(CageTable::new(puzzle.combinations(id)?, n)));
     };
     CACHE.with(|cache| {
         if let Some(table) = cache.borrow().tables.get(&key) {
             return Ok(Arc::clone(table));
         }
-        let table = Arc::new(puzzle.combinations(id)?);
+        let table = Arc::new(CageTable::new(puzzle.combinations(id)?, n));
         let mut cache = cache.borrow_mut();
-        let digits = table.len() * table.width();
+        let digits = table.combos.len() * table.combos.width();
         if cache.digits + digits > MAX_DIGITS {
             cache.tables.clear();
             cache.digits = 0;
@@ -149,7 +181,7 @@ mod tests {
             for cage in p.cage_ids() {
                 let first = combinations(&p, cage).expect("table");
                 assert_eq!(
-                    *first,
+                    first.combos,
                     p.combinations(cage).expect("table"),
                     "{id} {cage:?}"
                 );
