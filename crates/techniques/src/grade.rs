@@ -174,13 +174,8 @@ impl Grader {
         self.count.get_or_init(|| {
             let tables: Vec<&kenken_model::Combinations> =
                 self.layout.tables.iter().map(|t| &t.combos).collect();
-            let outcome = search::count_in_tables(
-                self.layout.puzzle(),
-                &tables,
-                None,
-                2,
-                self.deadline,
-            );
+            let outcome =
+                search::count_in_tables(self.layout.puzzle(), &tables, None, 2, self.deadline);
             Count {
                 verdict: outcome.verdict,
                 solution: outcome.solution,

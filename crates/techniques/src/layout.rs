@@ -102,7 +102,10 @@ impl Layout {
         // One flat store for every cage's live bits, so that copying a state copies
         // one buffer, not one per cage.
         let mut live_at = Vec::with_capacity(tables.len());
-        let live_words = tables.iter().map(|t| t.combos.live.as_raw_slice().len()).sum();
+        let live_words = tables
+            .iter()
+            .map(|t| t.combos.live.as_raw_slice().len())
+            .sum();
         let mut initial_live = Vec::with_capacity(live_words);
         for table in tables.iter().map(|t| &t.combos) {
             live_at.push((initial_live.len(), table.len()));
@@ -184,6 +187,14 @@ impl Layout {
         let w = self.fp_words;
         let at = self.footprint_at[cage.index()] + i;
         &self.footprints[at * w..(at + 1) * w]
+    }
+
+    /// The footprints of every combination of `cage`, `fp_words` words each.
+    #[inline]
+    pub(crate) fn footprints_of(&self, cage: CageId) -> &[u64] {
+        let w = self.fp_words;
+        let at = self.footprint_at[cage.index()];
+        &self.footprints[at * w..(at + self.live_at[cage.index()].1) * w]
     }
 
     /// The bit set (by cage index) of the cages `a` can clash with.

@@ -151,7 +151,11 @@ impl State {
         let cells = layout.puzzle.size().cell_count();
         let cages = layout.cage_count();
         let live = layout.initial_live().to_vec();
-        let live_count = layout.tables.iter().map(|t| t.combos.live.count_ones()).collect();
+        let live_count = layout
+            .tables
+            .iter()
+            .map(|t| t.combos.live.count_ones())
+            .collect();
         State {
             cand: vec![Digits::full(layout.n); cells],
             placed: Flags::default(),

@@ -120,7 +120,10 @@ impl CageTable {
                         .iter()
                         .enumerate()
                         .fold(0u64, |bits, (pos, &d)| {
-                            debug_assert!((1..=n).contains(&(d as usize)), "digits come from 1..=N");
+                            debug_assert!(
+                                (1..=n).contains(&(d as usize)),
+                                "digits come from 1..=N"
+                            );
                             bits | 1 << (pos * n + d as usize - 1)
                         })
                 })

@@ -501,27 +501,39 @@ impl<'a> Scratch<'a> {
     /// Pairs are nearly every set a small grid's search checks (a 4×4 checks a
     /// handful per step), so their fixed costs are most of its cage comparisons.
     fn small_pair(&self, a: CageId, b: CageId) -> Option<Vec<CageCut>> {
+        match self.state.layout().fp_words {
+            1 => self.small_pair_in::<1>(a, b),
+            2 => self.small_pair_in::<2>(a, b),
+            _ => None,
+        }
+    }
+
+    /// [`Scratch::small_pair`] for footprints of `W` words.
+    fn small_pair_in<const W: usize>(&self, a: CageId, b: CageId) -> Option<Vec<CageCut>> {
         let state = self.state;
         let layout = state.layout();
-        let words = layout.fp_words;
-        let (table_a, table_b) = (layout.table(a).len(), layout.table(b).len());
-        if words > 2 || table_a > 64 || table_b > 64 {
-            return None;
-        }
-        let live = |cage: CageId, len: usize| {
-            state.live_words(cage).0[0] as u64 & u64::MAX.checked_shr(64 - len as u32).unwrap_or(0)
+        // A cage's live word, and its footprints (`W` words each, by combination).
+        let words = |cage: CageId| {
+            let (words, len) = state.live_words(cage);
+            let live = (1..=64)
+                .contains(&len)
+                .then(|| words[0] as u64 & (u64::MAX >> (64 - len)));
+            (live, layout.footprints_of(cage))
         };
-        let footprint = |cage: CageId, i: usize| -> u128 {
-            let fp = layout.footprint(cage, i);
+        let ((Some(live_a), fps_a), (Some(live_b), fps_b)) = (words(a), words(b)) else {
+            return None;
+        };
+        let footprint = |fps: &[u64], i: usize| -> u128 {
+            let fp = &fps[i * W..(i + 1) * W];
             u128::from(fp[0]) | fp.get(1).map_or(0, |&w| u128::from(w) << 64)
         };
-        let (live_a, live_b) = (live(a, table_a), live(b, table_b));
+        let (fp_a, fp_b) = (|i| footprint(fps_a, i), |i| footprint(fps_b, i));
         let (mut supported_a, mut supported_b) = (0u64, 0u64);
         let mut bits = live_a;
         while bits != 0 {
             let p = bits.trailing_zeros() as usize;
             bits &= bits - 1;
-            let fa = footprint(a, p);
+            let fa = fp_a(p);
             // The second cage's combinations not yet supported first; only when
             // none of them fits, the supported ones.
             let mut found = false;
@@ -529,7 +541,7 @@ impl<'a> Scratch<'a> {
             while open != 0 {
                 let q = open.trailing_zeros() as usize;
                 open &= open - 1;
-                if fa & footprint(b, q) == 0 {
+                if fa & fp_b(q) == 0 {
                     supported_b |= 1 << q;
                     found = true;
                 }
@@ -538,7 +550,7 @@ impl<'a> Scratch<'a> {
             while !found && done != 0 {
                 let q = done.trailing_zeros() as usize;
                 done &= done - 1;
-                found = fa & footprint(b, q) == 0;
+                found = fa & fp_b(q) == 0;
             }
             if found {
                 supported_a |= 1 << p;
