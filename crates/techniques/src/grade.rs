@@ -314,11 +314,13 @@ impl Grader {
         while status.is_none() {
             if state.is_solved() {
                 // Solved by steps that each remove only what no solution uses: the
-                // grid is the one solution.
-                let _ = self.count.set(Count {
-                    verdict: Verdict::Unique,
-                    solution: Some(state.grid()),
-                });
+                // grid is the one solution (unless an earlier run said so already).
+                if self.count.get().is_none() {
+                    let _ = self.count.set(Count {
+                        verdict: Verdict::Unique,
+                        solution: Some(state.grid()),
+                    });
+                }
                 status = Some(Status::Solved);
                 break;
             }

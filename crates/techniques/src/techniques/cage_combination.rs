@@ -35,11 +35,11 @@ pub struct Memory {
     pub deepest: usize,
     /// Per level, the set of the last success: its cages and its position (indices
     /// into the sorted list then).
-    resume: Vec<Option<(Vec<CageId>, Vec<usize>)>>,
+    resume: [Option<SetAt>; MAX_LEVEL + 1],
     /// Per level, the cages changed since that level last found nothing.
     /// (Level-major: level l's flags are `dirty[l * cages..(l + 1) * cages]`.)
     ///
-    /// `resume` and `dirty` are allocated by the first search (most runs never
+    /// `dirty` is allocated by the first search (most runs never
     /// reach cage combinations): a level's flags are only read after that level
     /// found nothing, which clears them, so changes before the first search need
     /// no marks.
@@ -71,7 +71,7 @@ impl Memory {
     pub fn new(cage_count: usize) -> Memory {
         Memory {
             deepest: 1,
-            resume: Vec::new(),
+            resume: [None; MAX_LEVEL + 1],
             dirty: Vec::new(),
             clock: 0,
             changed_at: vec![0; cage_count],
@@ -127,8 +127,7 @@ impl Technique for CageCombination {
     fn find(&self, state: &State, ctx: &mut Context, n: usize) -> Option<Step> {
         let deadline = ctx.options.deadline;
         let mem = &mut ctx.combos;
-        if mem.resume.is_empty() {
-            mem.resume = vec![None; MAX_LEVEL + 1];
+        if mem.dirty.is_empty() {
             mem.dirty = vec![false; mem.changed_at.len() * (MAX_LEVEL + 1)];
             mem.barren_pairs = vec![0; mem.changed_at.len() * mem.changed_at.len()];
         }
@@ -168,18 +167,20 @@ impl Technique for CageCombination {
             mem.deepest = n;
             sets.search_from(n, None)
         } else if n == mem.deepest {
-            let start = mem.resume[n].as_ref().map(|(cages, position)| {
+            let start = mem.resume[n].as_ref().map(|last| {
                 // The same cages where they stand now; if one is solved, the old
                 // position.
-                let mut at: Vec<usize> = cages
-                    .iter()
-                    .filter_map(|c| list.iter().position(|x| x == c))
-                    .collect();
-                if at.len() == cages.len() {
+                let mut at = Positions::default();
+                for c in last.cages() {
+                    if let Some(i) = list.iter().position(|x| x == c) {
+                        at.push(i);
+                    }
+                }
+                if at.len() == last.positions.len() {
                     at.sort_unstable();
                     at
                 } else {
-                    position.clone()
+                    last.positions
                 }
             });
             sets.search_from(n, start)
@@ -196,9 +197,11 @@ impl Technique for CageCombination {
             return None;
         }
         match found {
-            Some((position, cages, cuts)) => {
-                mem.resume[n] = Some((cages.clone(), position));
-                let reason = Reason::CageCombination { cages };
+            Some((set, cuts)) => {
+                mem.resume[n] = Some(set);
+                let reason = Reason::CageCombination {
+                    cages: set.cages().to_vec(),
+                };
                 let kind = TechniqueKind::CageCombination;
                 Some(if ctx.explain {
                     state.step_from_cuts(kind, rating(n), reason, cuts)
@@ -259,7 +262,58 @@ fn resort(state: &State, list: &mut Vec<CageId>, links: &mut ListLinks) {
         .all(|j| links.linked(i, j) == (i != j && state.layout().linked(list[i], list[j])))));
 }
 
-type Found = (Vec<usize>, Vec<CageId>, Vec<CageCut>);
+/// A set that removes something, and what it removes.
+type Found = (SetAt, Vec<CageCut>);
+
+/// List positions of a cage set (at most [`MAX_LEVEL`]), kept inline: a search's
+/// start and result are built every step, and vectors for them cost about as much
+/// as the pair checks of a small grid's step.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+struct Positions {
+    len: usize,
+    at: [usize; MAX_LEVEL],
+}
+
+impl Positions {
+    fn of(positions: &[usize]) -> Positions {
+        let mut p = Positions::default();
+        for &i in positions {
+            p.push(i);
+        }
+        p
+    }
+
+    fn push(&mut self, i: usize) {
+        self.at[self.len] = i;
+        self.len += 1;
+    }
+}
+
+impl std::ops::Deref for Positions {
+    type Target = [usize];
+    fn deref(&self) -> &[usize] {
+        &self.at[..self.len]
+    }
+}
+
+impl std::ops::DerefMut for Positions {
+    fn deref_mut(&mut self) -> &mut [usize] {
+        &mut self.at[..self.len]
+    }
+}
+
+/// A cage set and where it stood in the sorted list when it was found.
+#[derive(Clone, Copy, Debug)]
+struct SetAt {
+    positions: Positions,
+    cages: [CageId; MAX_LEVEL],
+}
+
+impl SetAt {
+    fn cages(&self) -> &[CageId] {
+        &self.cages[..self.positions.len]
+    }
+}
 
 /// One search over the cage sets of a state.
 struct Sets<'a> {
@@ -286,7 +340,7 @@ const DEADLINE_EVERY: u32 = 256;
 impl Sets<'_> {
     /// All connected n-sets of the list in lexicographic order, starting at `start`
     /// (wrapping around).
-    fn search_from(&mut self, n: usize, start: Option<Vec<usize>>) -> Option<Found> {
+    fn search_from(&mut self, n: usize, start: Option<Positions>) -> Option<Found> {
         let m = self.list.len();
         if n > m {
             return None;
@@ -456,7 +510,12 @@ impl Sets<'_> {
             }
             return None;
         }
-        Some((idx.to_vec(), cages.to_vec(), cuts))
+        let mut set = SetAt {
+            positions: Positions::of(idx),
+            cages: [CageId::new(0); MAX_LEVEL],
+        };
+        set.cages[..cages.len()].copy_from_slice(cages);
+        Some((set, cuts))
     }
 }
 
@@ -820,11 +879,11 @@ impl Hasher for SetKeyHasher {
 }
 
 /// The first n-combination of 0..m at or after `s` in lexicographic order.
-fn first_at_or_after(s: &[usize], m: usize) -> Option<Vec<usize>> {
+fn first_at_or_after(s: &[usize], m: usize) -> Option<Positions> {
     let n = s.len();
     let increasing = |v: &[usize]| v.windows(2).all(|w| w[0] < w[1]);
     if increasing(s) && s.last().is_none_or(|&l| l < m) {
-        return Some(s.to_vec());
+        return Some(Positions::of(s));
     }
     // Keep the longest prefix that can be kept, bump the next position past s's
     // value there, and fill the rest with the smallest values.
@@ -835,8 +894,10 @@ fn first_at_or_after(s: &[usize], m: usize) -> Option<Vec<usize>> {
         }
         let lo = (s[keep] + 1).max(prefix.last().map_or(0, |&l| l + 1));
         if lo + (n - keep) <= m {
-            let mut v = prefix.to_vec();
-            v.extend(lo..lo + (n - keep));
+            let mut v = Positions::of(prefix);
+            for i in lo..lo + (n - keep) {
+                v.push(i);
+            }
             return Some(v);
         }
     }
@@ -912,9 +973,10 @@ mod tests {
         }
         assert_eq!(all.len(), 6);
         assert_eq!(all[5], vec![2, 3]);
-        assert_eq!(first_at_or_after(&[1, 5], 4), Some(vec![2, 3]));
-        assert_eq!(first_at_or_after(&[3, 5], 4), None);
-        assert_eq!(first_at_or_after(&[1, 2], 4), Some(vec![1, 2]));
+        let first = |s: &[usize], m| first_at_or_after(s, m).map(|p| p.to_vec());
+        assert_eq!(first(&[1, 5], 4), Some(vec![2, 3]));
+        assert_eq!(first(&[3, 5], 4), None);
+        assert_eq!(first(&[1, 2], 4), Some(vec![1, 2]));
     }
 
     /// Every n-combination of 0..m in lexicographic order.
