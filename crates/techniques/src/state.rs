@@ -549,9 +549,19 @@ impl State {
         cage: CageId,
         mut keep: impl FnMut(&[Digit]) -> bool,
     ) -> Option<CageCut> {
+        self.cut_where_index(cage, |i| keep(self.layout.combination(cage, i)))
+    }
+
+    /// [`State::cut_where`] with `keep` told the combination's index (to look it up
+    /// in another form, such as [`Layout::packed`]).
+    pub(crate) fn cut_where_index(
+        &self,
+        cage: CageId,
+        mut keep: impl FnMut(usize) -> bool,
+    ) -> Option<CageCut> {
         let removed: Vec<u32> = self
             .live_combinations(cage)
-            .filter(|&i| !keep(self.layout.combination(cage, i)))
+            .filter(|&i| !keep(i))
             .map(|i| i as u32)
             .collect();
         (!removed.is_empty()).then(|| CageCut {

@@ -47,7 +47,17 @@ impl Technique for Claiming {
                     holders += 1;
                 }
                 let positions = &at[..holders];
-                let cut = state.cut_where(cage, |row| positions.iter().any(|&p| row[p] == d));
+                let cut = match layout.packed(cage) {
+                    // One AND per combination: whether it puts d at one of them.
+                    Some(packed) => {
+                        let n = layout.n();
+                        let mask = positions
+                            .iter()
+                            .fold(0u64, |m, &p| m | 1 << (p * n + d as usize - 1));
+                        state.cut_where_index(cage, |i| packed[i] & mask != 0)
+                    }
+                    None => state.cut_where(cage, |row| positions.iter().any(|&p| row[p] == d)),
+                };
                 if let Some(cut) = cut {
                     let holders: Vec<CellId> =
                         region.cells.iter().copied().filter(can_hold).collect();
