@@ -69,6 +69,26 @@ impl Layout {
             let table = &tables[id.index()].combos;
             let cells = &puzzle.cage(id).cells;
             footprint_at.push(at);
+            if let Some(lines) = tables[id.index()]
+                .lines
+                .as_deref()
+                .filter(|_| fp_words <= 2)
+            {
+                // Rows are regions 0..N and columns N..2N: the table's digits by
+                // row and by column, shifted to the cage's place.
+                let (r0, c0) = table_cache::line_origin(&puzzle, cells);
+                let (rows_at, cols_at) = (r0 * n, (n + c0) * n);
+                let fps = &mut footprints[at * fp_words..(at + lines.len()) * fp_words];
+                for (fp, &(rows, cols)) in fps.chunks_exact_mut(fp_words).zip(lines) {
+                    let bits = u128::from(rows) << rows_at | u128::from(cols) << cols_at;
+                    fp[0] = bits as u64;
+                    if let Some(high) = fp.get_mut(1) {
+                        *high = (bits >> 64) as u64;
+                    }
+                }
+                at += table.len();
+                continue;
+            }
             for i in 0..table.len() {
                 let fp = &mut footprints[(at + i) * fp_words..(at + i + 1) * fp_words];
                 for (pos, &d) in table.row(i).iter().enumerate() {
@@ -226,5 +246,43 @@ impl Layout {
     pub fn linked(&self, a: CageId, b: CageId) -> bool {
         let b = b.index();
         self.cage_links[a.index() * self.link_words + b / 64] & (1 << (b % 64)) != 0
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Footprints shifted into place from the cached tables' lines (grids up to
+    /// 8×8 without boxes) are the footprints built digit by digit from the cells'
+    /// regions, on sizes with one- and two-word footprints and on one without
+    /// lines (9×9).
+    #[test]
+    fn footprints_from_lines_are_built_footprints() {
+        let ids = [
+            "4:aa_4c_a_aa__b,s2a7s2d2m36m24",
+            "5:_aa_5aa_b_c__a_a_aa__a__,m10a10s2m15a8m12d2s2a6s2d2",
+            "6:a_b_3a_14aa_ab_aaba_aa__aa_aa,m40a12a6m24s2m6m90m8s3d3a5a5s1a7d2s2",
+            "8:a_a3_aa_a3_4a_a_7a__a_a_3aa_5a_a_3a3_a_5a_6aa_3aa__a_ba3,s5m5d3a12m32s5s1s5a10a12s5d2m5m18d2a8a13a10a6m24a12m40d2s2s3s1m24m5d2s6m6",
+            "7:a5_4a_4a__aa__a_4a_a_3a_4a_7a_4baa_aabab,a9s5m30m6a11d3m12s2m6s2a10a6d2s4s5s1d2m168d2a8m60a9d2",
+            "9:a3_a3_a__a__a_7a_21a_5a__a_aba4_a3_3a3__a3_a3_a3_a3_6a_aa_aa_,d4m18s4m6a11a11d3a7s5m8m12s1s3m20a8m8m7a10a15s5m24d2s3a12a10s3s1m6s5s4a11s3a14m180d2m72a19d2",
+        ];
+        for id in ids {
+            let p = kenken_formats::tatham::read(id).expect("puzzle");
+            let layout = Layout::new(&p).expect("layout");
+            let n = layout.n();
+            for cage in p.cage_ids() {
+                for i in 0..layout.table(cage).len() {
+                    let mut expected = vec![0u64; layout.fp_words];
+                    for (pos, &d) in layout.combination(cage, i).iter().enumerate() {
+                        for &r in layout.cell_regions(layout.cage_cells(cage)[pos]) {
+                            let bit = r * n + d as usize - 1;
+                            expected[bit / 64] |= 1 << (bit % 64);
+                        }
+                    }
+                    assert_eq!(layout.footprint(cage, i), expected, "{id}: {cage:?} #{i}");
+                }
+            }
+        }
     }
 }

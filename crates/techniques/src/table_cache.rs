@@ -12,7 +12,7 @@
 //! emptied and starts again. Tables are shared read-only ([`Arc`]), so a table a
 //! layout still uses outlives its eviction.
 
-use kenken_model::{CageId, Combinations, ModelError, Op, Puzzle};
+use kenken_model::{CageId, CellId, Combinations, ModelError, Op, Puzzle};
 use std::cell::RefCell;
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hash, Hasher};
@@ -99,19 +99,30 @@ struct Cache {
     digits: usize,
 }
 
-/// A cage's combination table and what depends on it alone: its combinations
-/// packed one word each, when they fit (cage cells × N ≤ 64: every cage of up to
-/// 7 cells on a 9×9 grid). Bit `pos × N + d − 1` is digit `d` at cage position
-/// `pos`; the combination filter, the core of propagation, then tests a
-/// combination against the cells' candidates with one AND.
+/// A cage's combination table and what depends on it and the cage's shape alone
+/// (so on its cache key):
+///
+/// * `packed`: its combinations one word each, when they fit (cage cells × N ≤ 64:
+///   every cage of up to 7 cells on a 9×9 grid). Bit `pos × N + d − 1` is digit
+///   `d` at cage position `pos`; the combination filter, the core of propagation,
+///   then tests a combination against the cells' candidates with one AND.
+/// * `lines`: per combination, the digits it puts in each row and each column the
+///   cage touches, relative to the cage's first row and leftmost column (bit
+///   `(row − first row) × N + d − 1`, and the same for columns), when a grid's
+///   footprints fit two words (N ≤ 8, no KenDoku boxes): a layout shifts them into
+///   place instead of building every footprint digit by digit (see
+///   [`Layout::footprint`](crate::Layout::footprint)).
 #[derive(Debug)]
 pub(crate) struct CageTable {
     pub combos: Combinations,
     pub packed: Option<Box<[u64]>>,
+    pub lines: Option<Box<[(u64, u64)]>>,
 }
 
 impl CageTable {
-    fn new(combos: Combinations, n: usize) -> CageTable {
+    fn new(combos: Combinations, puzzle: &Puzzle, id: CageId) -> CageTable {
+        let size = puzzle.size();
+        let n = size.get();
         let packed = (combos.width() * n <= 64).then(|| {
             (0..combos.len())
                 .map(|i| {
@@ -129,8 +140,39 @@ impl CageTable {
                 })
                 .collect()
         });
-        CageTable { combos, packed }
+        let cells = &puzzle.cage(id).cells;
+        let lines = (n <= 8 && puzzle.boxes().is_none()).then(|| {
+            let (r0, c0) = line_origin(puzzle, cells);
+            (0..combos.len())
+                .map(|i| {
+                    combos.row(i).iter().zip(cells).fold(
+                        (0u64, 0u64),
+                        |(rows, cols), (&d, &cell)| {
+                            let d = d as usize - 1;
+                            (
+                                rows | 1 << ((size.row(cell) - r0) * n + d),
+                                cols | 1 << ((size.col(cell) - c0) * n + d),
+                            )
+                        },
+                    )
+                })
+                .collect()
+        });
+        CageTable {
+            combos,
+            packed,
+            lines,
+        }
     }
+}
+
+/// The first row and the leftmost column of a cage's cells (reading order: the
+/// first cell's row is the first row), which [`CageTable::lines`] are relative to.
+pub(crate) fn line_origin(puzzle: &Puzzle, cells: &[CellId]) -> (usize, usize) {
+    let size = puzzle.size();
+    let first_row = cells.first().map_or(0, |&c| size.row(c));
+    let left = cells.iter().map(|&c| size.col(c)).min().unwrap_or(0);
+    (first_row, left)
 }
 
 thread_local! {
@@ -140,15 +182,18 @@ thread_local! {
 /// The combination table of a cage ([`Puzzle::combinations`]), from this thread's
 /// cache when a cage of the same kind was enumerated before.
 pub(crate) fn combinations(puzzle: &Puzzle, id: CageId) -> Result<Arc<CageTable>, ModelError> {
-    let n = puzzle.size().get();
     let Some(key) = Key::of(puzzle, id) else {
-        return Ok(Arc::new(CageTable::new(puzzle.combinations(id)?, n)));
+        return Ok(Arc::new(CageTable::new(
+            puzzle.combinations(id)?,
+            puzzle,
+            id,
+        )));
     };
     CACHE.with(|cache| {
         if let Some(table) = cache.borrow().tables.get(&key) {
             return Ok(Arc::clone(table));
         }
-        let table = Arc::new(CageTable::new(puzzle.combinations(id)?, n));
+        let table = Arc::new(CageTable::new(puzzle.combinations(id)?, puzzle, id));
         let mut cache = cache.borrow_mut();
         let digits = table.combos.len() * table.combos.width();
         if cache.digits + digits > MAX_DIGITS {
