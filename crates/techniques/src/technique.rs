@@ -164,6 +164,7 @@ pub struct Context {
     pub options: Options,
     pub(crate) combos: crate::techniques::cage_combination::Memory,
     pub(crate) totals: crate::techniques::region_totals::Memory,
+    pub(crate) pointing: crate::techniques::pointing::Memory,
     /// Set once the deadline has passed: every search then gives up.
     pub(crate) timed_out: bool,
     /// Whether the steps found are shown (true unless the run keeps no log; see
@@ -177,6 +178,7 @@ impl Context {
             options,
             combos: crate::techniques::cage_combination::Memory::new(cage_count),
             totals: crate::techniques::region_totals::Memory::default(),
+            pointing: crate::techniques::pointing::Memory::default(),
             timed_out: false,
             explain: true,
         }

@@ -3,57 +3,95 @@
 //! digits and lines at once.
 
 use crate::step::Reason;
-use crate::{Context, Rating, State, Step, Technique, TechniqueKind};
+use crate::{Context, Layout, Rating, State, Step, Technique, TechniqueKind};
 use kenken_model::{CellId, Digit, RegionKind};
+use std::ops::Range;
 
 pub struct Pointing;
+
+/// Per cage, the regions it touches (met cell by cell: row, column, box) with the
+/// cage positions in each, found once per run: they never change, and pointing
+/// asks for them for every cage at every step that gets this far.
+#[derive(Clone, Debug, Default)]
+pub struct Memory {
+    /// Per cage, its range of `lines`.
+    of_cage: Vec<Range<usize>>,
+    /// A region and its range of `positions`.
+    lines: Vec<(usize, Range<usize>)>,
+    positions: Vec<usize>,
+}
+
+impl Memory {
+    fn build(layout: &Layout) -> Memory {
+        let mut mem = Memory::default();
+        for cage in layout.puzzle().cage_ids() {
+            let cells = layout.cage_cells(cage);
+            let start = mem.lines.len();
+            for c in cells {
+                for &r in layout.cell_regions(*c) {
+                    if !mem.lines[start..].iter().any(|&(x, _)| x == r) {
+                        mem.lines.push((r, 0..0));
+                    }
+                }
+            }
+            for (r, range) in &mut mem.lines[start..] {
+                let from = mem.positions.len();
+                mem.positions.extend(
+                    (0..cells.len()).filter(|&p| layout.cell_regions(cells[p]).contains(r)),
+                );
+                *range = from..mem.positions.len();
+            }
+            mem.of_cage.push(start..mem.lines.len());
+        }
+        mem
+    }
+}
 
 impl Technique for Pointing {
     fn kinds(&self) -> &'static [TechniqueKind] {
         &[TechniqueKind::Pointing]
     }
 
-    fn find(&self, state: &State, _ctx: &mut Context, _size: usize) -> Option<Step> {
+    fn find(&self, state: &State, ctx: &mut Context, _size: usize) -> Option<Step> {
         let layout = state.layout();
         let n = state.n();
         let regions = layout.regions();
-        // Buffers reused from cage to cage.
-        let mut touched: Vec<(usize, std::ops::Range<usize>)> = Vec::new();
-        let mut inside: Vec<usize> = Vec::new();
+        if ctx.pointing.of_cage.is_empty() {
+            ctx.pointing = Memory::build(layout);
+        }
+        let Memory {
+            of_cage,
+            lines,
+            positions: inside,
+        } = &ctx.pointing;
+        // Reused from cage to cage.
         let mut always: Vec<u16> = Vec::new();
         for cage in layout.puzzle().cage_ids() {
             let cells = layout.cage_cells(cage);
             if cells.iter().all(|&c| state.is_placed(c)) {
                 continue;
             }
-            // The regions the cage touches, met cell by cell (row, column, box),
-            // each with the range of `inside` listing the cage positions in it.
-            touched.clear();
-            for c in cells {
-                for &r in layout.cell_regions(*c) {
-                    if !touched.iter().any(|&(x, _)| x == r) {
-                        touched.push((r, 0..0));
-                    }
-                }
-            }
-            inside.clear();
-            for (r, range) in &mut touched {
-                let start = inside.len();
-                inside.extend(
-                    (0..cells.len()).filter(|&p| layout.cell_regions(cells[p]).contains(r)),
-                );
-                *range = start..inside.len();
-            }
+            // The regions the cage touches, each with its range of `inside`
+            // listing the cage positions in it.
+            let touched = &lines[of_cage[cage.index()].clone()];
             // For each touched region, the digits every combination puts in it.
             always.clear();
             always.resize(touched.len(), u16::MAX);
+            let packed = layout.packed(cage);
+            let full = (1u64 << n) - 1;
             for i in state.live_combinations(cage) {
-                let row = layout.combination(cage, i);
-                for (a, (_, range)) in always.iter_mut().zip(&touched) {
-                    let digits = inside[range.clone()]
-                        .iter()
-                        .fold(0u16, |m, &p| m | 1 << (row[p] - 1));
-                    *a &= digits;
+                for (a, (_, range)) in always.iter_mut().zip(touched) {
+                    let at = inside[range.clone()].iter();
+                    *a &= match packed {
+                        // The digits at position p are bits p × N.. of the word.
+                        Some(packed) => {
+                            at.fold(0, |m, &p| m | ((packed[i] >> (p * n)) & full) as u16)
+                        }
+                        None => {
+                            let row = layout.combination(cage, i);
+                            at.fold(0u16, |m, &p| m | 1 << (row[p] - 1))
+                        }
+                    };
                 }
             }
             let mut forced: Vec<(Digit, RegionKind)> = Vec::new();
