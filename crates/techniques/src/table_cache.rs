@@ -8,9 +8,10 @@
 //! the grading. KenDoku cages are not cached (their boxes depend on where they
 //! are), nor cages of more than [`MAX_CELLS`] cells.
 //!
-//! The cache is bounded: once it holds [`MAX_DIGITS`] digits of tables it is
-//! emptied and starts again. Tables are shared read-only ([`Arc`]), so a table a
-//! layout still uses outlives its eviction.
+//! The cache is bounded: once its tables take [`MAX_BYTES`] (digits, packed words
+//! and line words; the whole reference file needs under 2 MiB) it is emptied and
+//! starts again. Tables are shared read-only ([`Arc`]), so a table a layout still
+//! uses outlives its eviction.
 
 use kenken_model::{CageId, CellId, Combinations, ModelError, Op, Puzzle};
 use std::cell::RefCell;
@@ -21,8 +22,8 @@ use std::sync::Arc;
 /// The largest cage cached (cells).
 const MAX_CELLS: usize = 12;
 
-/// The most digits (combinations × cells) the cache of one thread holds.
-const MAX_DIGITS: usize = 1 << 22;
+/// The most bytes of tables the cache of one thread holds (see [`CageTable::bytes`]).
+const MAX_BYTES: usize = 1 << 24;
 
 /// What a cage's table depends on, packed: the clue, and N, the operation, the
 /// cell count and, per cell after the first, its row and column offsets from the
@@ -96,7 +97,7 @@ impl Hasher for KeyHasher {
 #[derive(Default)]
 struct Cache {
     tables: HashMap<Key, Arc<CageTable>, BuildHasherDefault<KeyHasher>>,
-    digits: usize,
+    bytes: usize,
 }
 
 /// A cage's combination table and what depends on it and the cage's shape alone
@@ -164,6 +165,15 @@ impl CageTable {
             lines,
         }
     }
+
+    /// About what the table takes: a byte per digit, the packed words and the line
+    /// words.
+    fn bytes(&self) -> usize {
+        let words = |w: Option<usize>| w.unwrap_or(0) * 8;
+        self.combos.len() * self.combos.width()
+            + words(self.packed.as_ref().map(|p| p.len()))
+            + words(self.lines.as_ref().map(|l| 2 * l.len()))
+    }
 }
 
 /// The first row and the leftmost column of a cage's cells (reading order: the
@@ -195,12 +205,12 @@ pub(crate) fn combinations(puzzle: &Puzzle, id: CageId) -> Result<Arc<CageTable>
         }
         let table = Arc::new(CageTable::new(puzzle.combinations(id)?, puzzle, id));
         let mut cache = cache.borrow_mut();
-        let digits = table.combos.len() * table.combos.width();
-        if cache.digits + digits > MAX_DIGITS {
+        let bytes = table.bytes();
+        if cache.bytes + bytes > MAX_BYTES {
             cache.tables.clear();
-            cache.digits = 0;
+            cache.bytes = 0;
         }
-        cache.digits += digits;
+        cache.bytes += bytes;
         cache.tables.insert(key, Arc::clone(&table));
         Ok(table)
     })
