@@ -12,9 +12,9 @@ use std::sync::Arc;
 pub struct Layout {
     pub(crate) puzzle: Puzzle,
     pub(crate) n: usize,
-    /// Initial combination tables, one per cage in clue order, with their packed
-    /// combinations (shared with other puzzles' layouts through the thread's table
-    /// cache).
+    /// Initial combination tables, one per cage in clue order, with what depends on
+    /// them alone (see [`CageTable`]; shared with other puzzles' layouts through the
+    /// thread's table cache).
     pub(crate) tables: Vec<Arc<CageTable>>,
     /// (cage, position in the cage) of each cell.
     pub(crate) cell_cage: Vec<(CageId, usize)>,

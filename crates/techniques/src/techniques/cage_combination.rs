@@ -39,10 +39,10 @@ pub struct Memory {
     /// Per level, the cages changed since that level last found nothing.
     /// (Level-major: level l's flags are `dirty[l * cages..(l + 1) * cages]`.)
     ///
-    /// `dirty` is allocated by the first search (most runs never
-    /// reach cage combinations): a level's flags are only read after that level
-    /// found nothing, which clears them, so changes before the first search need
-    /// no marks.
+    /// `dirty` (and `barren_pairs`) are allocated by the first search (most runs
+    /// never reach cage combinations): a level's flags are only read after that
+    /// level found nothing, which clears them, so changes before the first search
+    /// need no marks.
     dirty: Vec<bool>,
     /// Counts the changes seen (one tick per step that changed a cage).
     clock: u32,

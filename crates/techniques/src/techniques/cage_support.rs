@@ -493,10 +493,10 @@ impl<'a> Scratch<'a> {
 
     /// The cuts of a linked pair checked by direct footprint tests when it is
     /// small: footprints of at most two words (grids up to 8×8) and at most 64
-    /// combinations per cage, so that a cage's live combinations are one word of the
-    /// state and each test is one or two ANDs; the same tests in the same order as
-    /// [`Scratch::direct_pair_support`], read straight off the state and the layout
-    /// (no live list, no buffer). `None` otherwise.
+    /// combinations in each cage's table, so that a cage's live combinations are one
+    /// word of the state and each test is one or two ANDs; the same tests in the
+    /// same order as [`Scratch::direct_pair_support`], read straight off the state
+    /// and the layout (no live list, no buffer). `None` otherwise.
     ///
     /// Pairs are nearly every set a small grid's search checks (a 4×4 checks a
     /// handful per step), so their fixed costs are most of its cage comparisons.
