@@ -157,7 +157,7 @@ impl Grader {
         let layout = Arc::new(Layout::from_puzzle(puzzle)?);
         let mut state = State::unfiltered(Arc::clone(&layout));
         let start = state.propagate_quietly().ok().map(|()| {
-            state.take_changed_cages();
+            state.forget_changed_cages();
             state
         });
         Ok(Grader {
@@ -212,7 +212,7 @@ impl Grader {
             None => {
                 let mut state = State::from_layout(Arc::clone(&self.layout));
                 let singles = state.propagate().unwrap_or_default();
-                state.take_changed_cages();
+                state.forget_changed_cages();
                 (state, singles)
             }
         }

@@ -186,7 +186,7 @@ impl State {
             }
         }
         s.propagate()?;
-        s.take_changed_cages();
+        s.forget_changed_cages();
         Ok(s)
     }
 
@@ -270,6 +270,12 @@ impl State {
         let mut out = Vec::new();
         self.take_changed_cages_into(&mut out);
         out
+    }
+
+    /// Forgets which cages changed (as [`State::take_changed_cages`] without the
+    /// list), for a state whose changes nobody looks at, such as a start state.
+    pub fn forget_changed_cages(&mut self) {
+        self.changed = Flags::default();
     }
 
     /// [`State::take_changed_cages`] into a buffer (cleared first), so that a

@@ -102,7 +102,10 @@ impl Memory {
         for c in cages {
             self.changed_at[c.index()] = self.clock;
         }
-        for level in self.dirty.chunks_mut(self.changed_at.len()) {
+        // Levels above the deepest need no marks: a level is searched for dirty
+        // sets only below the deepest, after it found nothing (which clears them).
+        let levels = self.dirty.chunks_mut(self.changed_at.len());
+        for level in levels.take(self.deepest + 1).skip(2) {
             for c in cages {
                 level[c.index()] = true;
             }
