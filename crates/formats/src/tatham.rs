@@ -62,6 +62,21 @@ impl fmt::Display for RelaxedRule {
     }
 }
 
+/// The grid size a game ID starts with (`6:` or `6dh:`), without reading the rest:
+/// for ordering work by size before reading. `None` when the text does not start
+/// like a plain game ID (a web-player URL, another format); reading the text is
+/// what says whether it is a puzzle, and of which size.
+pub fn size_hint(input: &str) -> Option<usize> {
+    let b = input.trim_start().as_bytes();
+    let digits = b.iter().take_while(|c| c.is_ascii_digit()).count();
+    if !(1..=2).contains(&digits) || !matches!(b.get(digits), Some(b':' | b'd' | b'm')) {
+        return None;
+    }
+    b[..digits]
+        .iter()
+        .try_fold(0usize, |n, &c| Some(n * 10 + usize::from(c - b'0')))
+}
+
 /// Reads a game ID with Tatham's strict rules.
 pub fn read(input: &str) -> Result<Puzzle, FormatError> {
     read_with(input, Strictness::Strict).map(|(p, _)| p)
@@ -422,6 +437,27 @@ mod tests {
     use super::*;
 
     const README: &str = "6:a_a_aa_a_a_9a3ba__aa_a__aa__aa_a_,s2a9m6s3m18a5s2s3a6d3a7s2m12m20m24d2";
+
+    #[test]
+    fn size_hint_reads_the_leading_size_only() {
+        assert_eq!(size_hint(README), Some(6));
+        assert_eq!(size_hint("  9dx:_a_,a3"), Some(9));
+        assert_eq!(size_hint("12m:whatever"), Some(12));
+        // Not a plain game ID: no hint (reading says what it is).
+        for text in [
+            "6",
+            "123:a",
+            ":6",
+            "K6C...",
+            "#6:a",
+            "https://x/keen.html#6:a",
+        ] {
+            assert_eq!(size_hint(text), None, "{text}");
+        }
+        // A hint is only a hint: the reader still validates what follows.
+        assert_eq!(size_hint("5:not a puzzle"), Some(5));
+        assert!(read("5:not a puzzle").is_err());
+    }
 
     #[test]
     fn reads_and_writes_the_spec_example() {
