@@ -159,6 +159,13 @@ impl Options {
 
 /// What a ladder run remembers between steps: the options and the cage-combination
 /// search position (which also decides how many unknowns region sums may use).
+///
+/// It also keeps what techniques found to remove nothing (cage sets, slices' sums,
+/// cages that point at nothing), to skip it while the cages involved stay the
+/// same: a run that takes more than one step with the same context must report,
+/// after applying each step and propagating, which cages' combinations changed
+/// ([`Context::cages_changed`], from [`State::take_changed_cages`]), as
+/// [`Grader`](crate::Grader) runs do.
 #[derive(Clone, Debug)]
 pub struct Context {
     pub options: Options,
@@ -210,7 +217,8 @@ impl Context {
         self.timed_out
     }
 
-    /// Records that these cages' combinations changed (after a step).
+    /// Records that these cages' combinations changed (after a step; see
+    /// [`Context`]).
     pub fn cages_changed(&mut self, cages: &[kenken_model::CageId]) {
         self.combos.cages_changed(cages);
     }
