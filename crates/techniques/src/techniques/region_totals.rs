@@ -9,6 +9,7 @@
 //! slice's totals are computed once and reused by every u_max pass and by later
 //! searches, until a cage of the slice changes.
 
+use super::cage_combination::MAX_LEVEL;
 use super::{region_parity, region_sum};
 use crate::step::{Axis, Slice};
 use crate::{Context, State, Step, Technique, TechniqueKind};
@@ -104,12 +105,35 @@ impl WholeSums {
 
 /// What region totals keep between searches of one run: the slices in search
 /// order, each one's totals with the tick they were computed at, and the whole-cage
-/// sums.
+/// sums; and per slice, when each deduction last found nothing there.
 #[derive(Clone, Debug, Default)]
 pub struct Memory {
     slices: Vec<Slice>,
     totals: Vec<Option<(u32, SliceTotals)>>,
     whole: WholeSums,
+    barren: Vec<Barren>,
+}
+
+/// When the deductions last found nothing in a slice: 1 + the tick, 0 for never.
+/// Both read nothing but the slice's totals (and, to cut, its cages' combinations,
+/// from which the totals come), so while the totals are those of that tick they
+/// still find nothing, and are skipped. This changes no result, only the time.
+#[derive(Clone, Copy, Debug, Default)]
+struct Barren {
+    /// The region sum, per unknown-count limit `u_max` (at most the deepest
+    /// cage-combination level + 1).
+    sum: [u32; MAX_LEVEL + 2],
+    parity: u32,
+}
+
+impl Barren {
+    /// Whether a deduction that found nothing at `barren` (1 + tick) still does on
+    /// totals computed at `totals_tick`.
+    fn holds(barren: u32, totals_tick: u32) -> bool {
+        barren
+            .checked_sub(1)
+            .is_some_and(|tick| totals_tick <= tick)
+    }
 }
 
 /// Appends the distinct sums of the digits at `positions` over the cage's live
@@ -361,23 +385,28 @@ impl Technique for RegionTotals {
         if mem.slices.is_empty() {
             mem.slices = slices(state);
             mem.totals = vec![None; mem.slices.len()];
+            mem.barren = vec![Barren::default(); mem.slices.len()];
         }
+        let stamp = changes.clock + 1;
         for u_max in 1..=deepest + 1 {
             for i in 0..mem.slices.len() {
                 // The first pass brings each slice it reaches up to date.
                 if u_max == 1 {
                     mem.bring_up_to_date(i, state, changes);
                 }
-                let (_, t) = mem.totals[i].as_ref().expect("computed in the first pass");
-                if sums {
+                let (tick, t) = mem.totals[i].as_ref().expect("computed in the first pass");
+                let barren = &mut mem.barren[i];
+                if sums && !Barren::holds(barren.sum[u_max], *tick) {
                     if let Some(step) = region_sum::deduce(state, t, u_max) {
                         return Some(step);
                     }
+                    barren.sum[u_max] = stamp;
                 }
-                if parity {
+                if parity && !Barren::holds(barren.parity, *tick) {
                     if let Some(step) = region_parity::deduce(state, t) {
                         return Some(step);
                     }
+                    barren.parity = stamp;
                 }
             }
         }
