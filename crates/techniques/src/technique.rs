@@ -172,11 +172,15 @@ pub struct Context {
     pub(crate) combos: crate::techniques::cage_combination::Memory,
     pub(crate) totals: crate::techniques::region_totals::Memory,
     pub(crate) pointing: crate::techniques::pointing::Memory,
+    pub(crate) regions: RegionMemo,
     /// Set once the deadline has passed: every search then gives up.
     pub(crate) timed_out: bool,
     /// Whether the steps found are shown (true unless the run keeps no log; see
     /// [`Context::quiet`]).
     pub(crate) explain: bool,
+    /// Whether techniques skip what they found barren while it stays the same
+    /// (always, but in the test that checks the skips against a run without them).
+    pub(crate) memos: bool,
 }
 
 impl Context {
@@ -186,8 +190,10 @@ impl Context {
             combos: crate::techniques::cage_combination::Memory::new(cage_count),
             totals: crate::techniques::region_totals::Memory::default(),
             pointing: crate::techniques::pointing::Memory::default(),
+            regions: RegionMemo::default(),
             timed_out: false,
             explain: true,
+            memos: true,
         }
     }
 
@@ -221,6 +227,106 @@ impl Context {
     /// [`Context`]).
     pub fn cages_changed(&mut self, cages: &[kenken_model::CageId]) {
         self.combos.cages_changed(cages);
+        self.regions.cages_changed(cages, self.combos.clock());
+    }
+}
+
+/// When a region-scanning technique last found nothing in each region, so that a
+/// region whose cells did not change since is skipped (this changes no result,
+/// only the time spent).
+///
+/// A region's cells change only with the combinations of their cages: after
+/// propagation a cell's candidates are exactly what its cage's live combinations
+/// put there, so a candidate lost is a combination lost, and a cell placed is a
+/// cell whose candidates shrank to one. While none of the cages holding a cell of
+/// the region changed, its cells have the candidates they had.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct RegionMemo {
+    /// Per (slot, region), 1 + the cage-change tick it was last found barren at,
+    /// 0 for never; slots are laid out by the techniques (see [`RegionMemo::CLAIMING`]).
+    barren: Vec<u32>,
+    /// Per region, the last tick a cage holding one of its cells changed.
+    changed_at: Vec<u32>,
+    /// Per cage, the regions holding its cells (a bit set: at most 3 × 16 regions).
+    cage_regions: Vec<u64>,
+}
+
+impl RegionMemo {
+    /// Slots: claiming, then hidden subsets of size k at slot k (2..=N−2).
+    pub(crate) const CLAIMING: usize = 0;
+    const SLOTS: usize = kenken_model::MAX_SIZE + 1;
+
+    /// Set up at the first look, from the cages' own ticks so far.
+    fn init(&mut self, state: &State, cage_changed_at: &[u32]) {
+        let layout = state.layout();
+        let regions = layout.regions().len();
+        self.barren = vec![0; regions * Self::SLOTS];
+        self.changed_at = vec![0; regions];
+        self.cage_regions = layout
+            .puzzle()
+            .cage_ids()
+            .map(|cage| {
+                layout
+                    .cage_cells(cage)
+                    .iter()
+                    .flat_map(|&c| layout.cell_regions(c))
+                    .fold(0u64, |m, &r| m | 1 << r)
+            })
+            .collect();
+        for (&regions, &tick) in self.cage_regions.iter().zip(cage_changed_at) {
+            for r in bits(regions) {
+                self.changed_at[r] = self.changed_at[r].max(tick);
+            }
+        }
+    }
+
+    fn cages_changed(&mut self, cages: &[kenken_model::CageId], tick: u32) {
+        for c in cages {
+            if let Some(&regions) = self.cage_regions.get(c.index()) {
+                for r in bits(regions) {
+                    self.changed_at[r] = tick;
+                }
+            }
+        }
+    }
+}
+
+/// The set bits of a word, ascending.
+fn bits(mut word: u64) -> impl Iterator<Item = usize> {
+    std::iter::from_fn(move || {
+        (word != 0).then(|| {
+            let b = word.trailing_zeros() as usize;
+            word &= word - 1;
+            b
+        })
+    })
+}
+
+impl Context {
+    /// Whether `slot`'s technique found nothing in `region` and the region has not
+    /// changed since (see [`RegionMemo`]).
+    pub(crate) fn region_barren(&mut self, state: &State, slot: usize, region: usize) -> bool {
+        if !self.memos {
+            return false;
+        }
+        if self.regions.barren.is_empty() {
+            self.regions.init(state, self.combos.changed_at());
+        }
+        let memo = &self.regions;
+        let regions = memo.changed_at.len();
+        memo.barren[slot * regions + region]
+            .checked_sub(1)
+            .is_some_and(|tick| memo.changed_at[region] <= tick)
+    }
+
+    /// Records that `slot`'s technique found nothing in `region` now (after
+    /// [`Context::region_barren`] for it).
+    pub(crate) fn mark_region_barren(&mut self, slot: usize, region: usize) {
+        if !self.memos {
+            return;
+        }
+        let regions = self.regions.changed_at.len();
+        self.regions.barren[slot * regions + region] = self.combos.clock() + 1;
     }
 }
 
@@ -238,4 +344,55 @@ pub trait Technique: Sync {
 
     /// The first step of this size, if any.
     fn find(&self, state: &State, ctx: &mut Context, size: usize) -> Option<Step>;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{ladder, Grader};
+
+    /// Every step of a run (naked singles aside), with or without the skips of what
+    /// was found barren.
+    fn steps(grader: &Grader, options: Options, memos: bool) -> Vec<Step> {
+        let (mut state, _) = grader.start();
+        let mut ctx = Context::new(options, grader.layout().cage_count());
+        ctx.memos = memos;
+        let (mut steps, mut changed) = (Vec::new(), Vec::new());
+        while !state.is_solved() {
+            let Some(step) = ladder::next_step(&state, &mut ctx) else {
+                break;
+            };
+            state.apply(&step);
+            steps.push(step);
+            if state.propagate().is_err() {
+                break;
+            }
+            state.take_changed_cages_into(&mut changed);
+            ctx.cages_changed(&changed);
+        }
+        steps
+    }
+
+    /// The skips (cage sets, slices, pointing cages and regions found barren while
+    /// they stay the same) change no step: every puzzle of the reference corpus, in
+    /// modes n and c, gives the same steps, reasons and removals with them as
+    /// without them.
+    #[test]
+    fn memos_change_no_step() {
+        let corpus: Vec<String> =
+            serde_json::from_str(include_str!("../../../puzzles/reference-corpus.json"))
+                .expect("a JSON array of game IDs");
+        let mut compared = 0;
+        for id in &corpus {
+            let puzzle = kenken_formats::tatham::read(id).expect("puzzle");
+            let grader = Grader::new(&puzzle).expect("grader");
+            for options in [Options::default(), Options::cage_combinations_only()] {
+                let with = steps(&grader, options, true);
+                let without = steps(&grader, options, false);
+                assert_eq!(with, without, "{id}");
+                compared += with.len();
+            }
+        }
+        assert!(compared > 10_000, "only {compared} steps compared");
+    }
 }

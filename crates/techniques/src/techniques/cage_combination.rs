@@ -158,6 +158,7 @@ impl Technique for CageCombination {
             barren: &mut mem.barren,
             barren_pairs: &mut mem.barren_pairs,
             skip_cut_cages: mem.exhausted + 1 >= n,
+            memos: ctx.memos,
             deadline,
             tried: 0,
             timed_out: false,
@@ -330,6 +331,9 @@ struct Sets<'a> {
     /// Whether every smaller connected set is known to remove nothing, so that sets
     /// with a cut cage can be skipped (see [`has_cut_cage`]).
     skip_cut_cages: bool,
+    /// Whether sets found barren are skipped while their cages stay the same (see
+    /// [`Context`]'s `memos`).
+    memos: bool,
     /// The run's deadline, checked every [`DEADLINE_EVERY`] sets tried.
     deadline: Option<Instant>,
     tried: u32,
@@ -492,7 +496,7 @@ impl Sets<'_> {
             Memo::Pair(slot) => self.barren_pairs[slot].checked_sub(1),
             Memo::Set(key) => self.barren.get(&key).copied(),
         };
-        if checked.is_some_and(unchanged_since) {
+        if self.memos && checked.is_some_and(unchanged_since) {
             return None;
         }
         let cuts = self.scratch.unsupported(idx);

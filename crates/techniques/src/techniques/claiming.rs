@@ -3,6 +3,7 @@
 //! combinations that do not are dropped.
 
 use crate::step::Reason;
+use crate::technique::RegionMemo;
 use crate::{Context, Rating, State, Step, Technique, TechniqueKind};
 use kenken_model::{CageId, CellId, Digits, MAX_SIZE};
 
@@ -13,9 +14,12 @@ impl Technique for Claiming {
         &[TechniqueKind::Claiming]
     }
 
-    fn find(&self, state: &State, _ctx: &mut Context, _size: usize) -> Option<Step> {
+    fn find(&self, state: &State, ctx: &mut Context, _size: usize) -> Option<Step> {
         let layout = state.layout();
-        for region in layout.regions() {
+        for (r, region) in layout.regions().iter().enumerate() {
+            if ctx.region_barren(state, RegionMemo::CLAIMING, r) {
+                continue;
+            }
             // The digits whose unplaced holders in the region all lie in one cage
             // (`cage_of`), found in one pass over the region's cells.
             let (mut held, mut mixed) = (Digits::EMPTY, Digits::EMPTY);
@@ -74,6 +78,7 @@ impl Technique for Claiming {
                     ));
                 }
             }
+            ctx.mark_region_barren(RegionMemo::CLAIMING, r);
         }
         None
     }

@@ -24,8 +24,11 @@ impl Technique for HiddenSubset {
         2..=state.n().saturating_sub(2)
     }
 
-    fn find(&self, state: &State, _ctx: &mut Context, k: usize) -> Option<Step> {
-        for region in state.layout().regions() {
+    fn find(&self, state: &State, ctx: &mut Context, k: usize) -> Option<Step> {
+        for (r, region) in state.layout().regions().iter().enumerate() {
+            if ctx.region_barren(state, k, r) {
+                continue;
+            }
             // The region's unplaced cells, on the stack (every region, every call).
             let mut open = [CellId::new(0); MAX_SIZE];
             let mut unplaced = 0;
@@ -35,6 +38,7 @@ impl Technique for HiddenSubset {
             }
             let open = &open[..unplaced];
             if open.len() < k + 2 {
+                ctx.mark_region_barren(k, r);
                 continue;
             }
             // Where each still-missing digit can go, as a mask over `open`.
@@ -95,6 +99,7 @@ impl Technique for HiddenSubset {
             if step.is_some() {
                 return step;
             }
+            ctx.mark_region_barren(k, r);
         }
         None
     }

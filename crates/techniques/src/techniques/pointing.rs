@@ -68,7 +68,7 @@ impl Technique for Pointing {
         if ctx.pointing.of_cage.is_empty() {
             ctx.pointing = Memory::build(layout);
         }
-        let (clock, changed_at) = (ctx.combos.clock(), ctx.combos.changed_at());
+        let (clock, changed_at, memos) = (ctx.combos.clock(), ctx.combos.changed_at(), ctx.memos);
         let Memory {
             of_cage,
             lines,
@@ -80,9 +80,10 @@ impl Technique for Pointing {
         for cage in layout.puzzle().cage_ids() {
             let cells = layout.cage_cells(cage);
             if cells.iter().all(|&c| state.is_placed(c))
-                || barren[cage.index()]
-                    .checked_sub(1)
-                    .is_some_and(|tick| changed_at[cage.index()] <= tick)
+                || memos
+                    && barren[cage.index()]
+                        .checked_sub(1)
+                        .is_some_and(|tick| changed_at[cage.index()] <= tick)
             {
                 continue;
             }

@@ -377,6 +377,7 @@ impl Technique for RegionTotals {
         let sums = ctx.options.is_enabled(TechniqueKind::RegionSum);
         let parity = ctx.options.is_enabled(TechniqueKind::RegionParity);
         let deepest = ctx.deepest_level();
+        let ctx_memos = ctx.memos;
         let changes = Changes {
             clock: ctx.combos.clock(),
             changed_at: ctx.combos.changed_at(),
@@ -388,6 +389,7 @@ impl Technique for RegionTotals {
             mem.barren = vec![Barren::default(); mem.slices.len()];
         }
         let stamp = changes.clock + 1;
+        let skip = |barren: u32, tick: u32| ctx_memos && Barren::holds(barren, tick);
         for u_max in 1..=deepest + 1 {
             for i in 0..mem.slices.len() {
                 // The first pass brings each slice it reaches up to date.
@@ -396,13 +398,13 @@ impl Technique for RegionTotals {
                 }
                 let (tick, t) = mem.totals[i].as_ref().expect("computed in the first pass");
                 let barren = &mut mem.barren[i];
-                if sums && !Barren::holds(barren.sum[u_max], *tick) {
+                if sums && !skip(barren.sum[u_max], *tick) {
                     if let Some(step) = region_sum::deduce(state, t, u_max) {
                         return Some(step);
                     }
                     barren.sum[u_max] = stamp;
                 }
-                if parity && !Barren::holds(barren.parity, *tick) {
+                if parity && !skip(barren.parity, *tick) {
                     if let Some(step) = region_parity::deduce(state, t) {
                         return Some(step);
                     }
