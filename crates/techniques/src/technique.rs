@@ -160,9 +160,9 @@ impl Options {
 /// What a ladder run remembers between steps: the options and the cage-combination
 /// search position (which also decides how many unknowns region sums may use).
 ///
-/// It also keeps what techniques found to remove nothing (cage sets, slices' sums,
-/// cages that point at nothing), to skip it while the cages involved stay the
-/// same: a run that takes more than one step with the same context must report,
+/// It also keeps what techniques found to remove nothing (cage sets, slices,
+/// cages that point at nothing, regions), to skip it while the cages involved stay
+/// the same: a run that takes more than one step with the same context must report,
 /// after applying each step and propagating, which cages' combinations changed
 /// ([`Context::cages_changed`], from [`State::take_changed_cages`]), as
 /// [`Grader`](crate::Grader) runs do.
