@@ -10,9 +10,9 @@
 //! * [`text`] — the line-per-cage text format (`# 3` / `+ 3 A1 B1` / `! 1 A3`).
 //! * [`letter_grid`] — the letter-grid format of other solvers (read only).
 //!
-//! [`detect`] guesses the format of a string and [`read_any`] reads it; [`write`]
-//! writes a puzzle in a chosen format. Every choice the spec leaves open ("our
-//! reading") is in [`our_reading`]. No reader panics on any input: each returns a
+//! [`detect`] guesses the format of a string and [`read_any`] reads it;
+//! [`write`](fn@write) writes a puzzle in a chosen format. Every choice the spec
+//! leaves open ("our reading") is in [`our_reading`]. No reader panics on any input: each returns a
 //! [`FormatError`] naming the rule broken and where.
 
 mod cages;
