@@ -161,8 +161,8 @@ impl Options {
 /// search position (which also decides how many unknowns region sums may use).
 ///
 /// It also keeps what techniques found to remove nothing (cage sets, slices,
-/// cages that point at nothing, regions), to skip it while the cages involved stay
-/// the same: a run that takes more than one step with the same context must report,
+/// cages that point at nothing, regions, digits without a fish), to skip it while
+/// what it depends on stays the same: a run that takes more than one step with the same context must report,
 /// after applying each step and propagating, which cages' combinations changed
 /// ([`Context::cages_changed`], from [`State::take_changed_cages`]), as
 /// [`Grader`](crate::Grader) runs do.
@@ -172,6 +172,7 @@ pub struct Context {
     pub(crate) combos: crate::techniques::cage_combination::Memory,
     pub(crate) totals: crate::techniques::region_totals::Memory,
     pub(crate) pointing: crate::techniques::pointing::Memory,
+    pub(crate) fish: crate::techniques::fish::Memory,
     pub(crate) regions: RegionMemo,
     /// Set once the deadline has passed: every search then gives up.
     pub(crate) timed_out: bool,
@@ -190,6 +191,7 @@ impl Context {
             combos: crate::techniques::cage_combination::Memory::new(cage_count),
             totals: crate::techniques::region_totals::Memory::default(),
             pointing: crate::techniques::pointing::Memory::default(),
+            fish: crate::techniques::fish::Memory::default(),
             regions: RegionMemo::default(),
             timed_out: false,
             explain: true,
@@ -373,8 +375,8 @@ mod tests {
         steps
     }
 
-    /// The skips (cage sets, slices, pointing cages and regions found barren while
-    /// they stay the same) change no step: every puzzle of the reference corpus, in
+    /// The skips (cage sets, slices, pointing cages, regions and fish digits found
+    /// barren while they stay the same) change no step: every puzzle of the reference corpus, in
     /// modes n and c, gives the same steps, reasons and removals with them as
     /// without them.
     #[test]

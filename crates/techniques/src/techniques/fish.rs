@@ -6,10 +6,52 @@ use super::hidden_subset::size_rating;
 use super::subsets::first_tight_subset;
 use crate::step::Reason;
 use crate::{Context, State, Step, Technique, TechniqueKind};
-use kenken_model::{CellId, RegionKind, MAX_SIZE};
+use kenken_model::{CellId, Digits, RegionKind, MAX_SIZE};
 use std::ops::RangeInclusive;
 
 pub struct Fish;
+
+/// What fish keep for a run: per size k and digit d, whether the last search
+/// found no fish of d there, with the candidates and placed cells it saw. A fish
+/// of d reads nothing but where d can still go and where it is placed, so while no
+/// cell gains or loses d as a candidate or gets d placed, the search of d would
+/// find nothing again and is skipped. This changes no result, only the time.
+#[derive(Clone, Debug, Default)]
+pub struct Memory {
+    /// Per k (up to N/2), the digits known barren, as bits.
+    barren: [u16; MAX_SIZE / 2 + 1],
+    /// The grid as the last search saw it: candidates, and which cells are placed.
+    seen: Vec<(Digits, bool)>,
+}
+
+impl Memory {
+    /// Forgets what is barren for the digits whose places changed since the last
+    /// search, and notes the grid as it is now.
+    fn catch_up(&mut self, state: &State) {
+        let cells = state.puzzle().size().cells();
+        if self.seen.is_empty() {
+            self.seen = cells
+                .map(|c| (state.candidates(c), state.is_placed(c)))
+                .collect();
+            return;
+        }
+        let mut changed = Digits::EMPTY;
+        for (seen, c) in self.seen.iter_mut().zip(cells) {
+            let now = (state.candidates(c), state.is_placed(c));
+            if *seen != now {
+                // Digits gained or lost, and those of a cell placed (or not) since.
+                changed |= Digits::from_bits(seen.0.bits() ^ now.0.bits());
+                if now.1 != seen.1 {
+                    changed |= seen.0 | now.0;
+                }
+                *seen = now;
+            }
+        }
+        for barren in &mut self.barren {
+            *barren &= !changed.bits();
+        }
+    }
+}
 
 impl Technique for Fish {
     fn kinds(&self) -> &'static [TechniqueKind] {
@@ -20,10 +62,17 @@ impl Technique for Fish {
         2..=state.n() / 2
     }
 
-    fn find(&self, state: &State, _ctx: &mut Context, k: usize) -> Option<Step> {
+    fn find(&self, state: &State, ctx: &mut Context, k: usize) -> Option<Step> {
         let n = state.n();
         let size = state.puzzle().size();
+        let memos = ctx.memos;
+        let mem = &mut ctx.fish;
+        mem.catch_up(state);
         for d in 1..=n as u8 {
+            let bit = 1u16 << (d - 1);
+            if memos && mem.barren[k] & bit != 0 {
+                continue;
+            }
             for rows_first in [true, false] {
                 let cell = |line: usize, across: usize| {
                     if rows_first {
@@ -105,6 +154,7 @@ impl Technique for Fish {
                     return step;
                 }
             }
+            mem.barren[k] |= bit;
         }
         None
     }
