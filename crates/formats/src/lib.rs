@@ -12,8 +12,8 @@
 //!
 //! [`detect`] guesses the format of a string and [`read_any`] reads it;
 //! [`write`](fn@write) writes a puzzle in a chosen format. Every choice the spec
-//! leaves open ("our reading") is in [`our_reading`]. No reader panics on any input: each returns a
-//! [`FormatError`] naming the rule broken and where.
+//! leaves open ("our reading") is in [`our_reading`]. No reader panics on any
+//! input: each returns a [`FormatError`] naming the rule broken and where.
 
 mod cages;
 pub mod error;

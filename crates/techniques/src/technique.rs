@@ -162,10 +162,10 @@ impl Options {
 ///
 /// It also keeps what techniques found to remove nothing (cage sets, slices,
 /// cages that point at nothing, regions, digits without a fish), to skip it while
-/// what it depends on stays the same: a run that takes more than one step with the same context must report,
-/// after applying each step and propagating, which cages' combinations changed
-/// ([`Context::cages_changed`], from [`State::take_changed_cages`]), as
-/// [`Grader`](crate::Grader) runs do.
+/// what it depends on stays the same: a run that takes more than one step with
+/// the same context must report, after applying each step and propagating, which
+/// cages' combinations changed ([`Context::cages_changed`], from
+/// [`State::take_changed_cages`]), as [`Grader`](crate::Grader) runs do.
 #[derive(Clone, Debug)]
 pub struct Context {
     pub options: Options,
@@ -376,9 +376,9 @@ mod tests {
     }
 
     /// The skips (cage sets, slices, pointing cages, regions and fish digits found
-    /// barren while they stay the same) change no step: every puzzle of the reference corpus, in
-    /// modes n and c, gives the same steps, reasons and removals with them as
-    /// without them.
+    /// barren while they stay the same) change no step: every puzzle of the
+    /// reference corpus, in modes n and c, gives the same steps, reasons and
+    /// removals with them as without them.
     #[test]
     fn memos_change_no_step() {
         let corpus: Vec<String> =
