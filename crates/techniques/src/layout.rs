@@ -30,6 +30,9 @@ pub struct Layout {
     /// Per cage, the bit set (`link_words` words) of the cages it can clash with (a
     /// cell of one sees a cell of the other).
     cage_links: Vec<u64>,
+    /// Per cage, the regions holding its cells, as a bit set of region indices (at
+    /// most 3 × 16 regions: one word).
+    cage_regions: Vec<u64>,
     link_words: usize,
     /// Per cage, where its live-combination bits start in a state's flat bit
     /// store (in words; every cage starts on a word) and how many there are.
@@ -100,9 +103,8 @@ impl Layout {
             }
             at += table.len();
         }
-        // Two cages can clash exactly when they touch a common region (at most
-        // 3 × 16 regions, so a u64 holds a cage's regions).
-        let touched: Vec<u64> = puzzle
+        // Two cages can clash exactly when they touch a common region.
+        let cage_regions: Vec<u64> = puzzle
             .cages()
             .iter()
             .map(|cage| {
@@ -112,10 +114,11 @@ impl Layout {
                     .fold(0u64, |m, &r| m | 1 << r)
             })
             .collect();
-        let link_words = touched.len().div_ceil(64);
-        let mut cage_links = vec![0u64; touched.len() * link_words];
-        for a in 0..touched.len() {
-            for b in (0..touched.len()).filter(|&b| b != a && touched[a] & touched[b] != 0) {
+        let cages = cage_regions.len();
+        let link_words = cages.div_ceil(64);
+        let mut cage_links = vec![0u64; cages * link_words];
+        for (a, &regions) in cage_regions.iter().enumerate() {
+            for b in (0..cages).filter(|&b| b != a && regions & cage_regions[b] != 0) {
                 cage_links[a * link_words + b / 64] |= 1 << (b % 64);
             }
         }
@@ -141,6 +144,7 @@ impl Layout {
             footprints,
             footprint_at,
             cage_links,
+            cage_regions,
             link_words,
             live_at,
             initial_live,
@@ -215,6 +219,12 @@ impl Layout {
         let w = self.fp_words;
         let at = self.footprint_at[cage.index()];
         &self.footprints[at * w..(at + self.live_at[cage.index()].1) * w]
+    }
+
+    /// Per cage, the regions (indices into [`Layout::regions`]) holding its cells,
+    /// as a bit set.
+    pub(crate) fn cage_regions(&self) -> &[u64] {
+        &self.cage_regions
     }
 
     /// The bit set (by cage index) of the cages `a` can clash with.

@@ -249,7 +249,8 @@ pub(crate) struct RegionMemo {
     barren: Vec<u32>,
     /// Per region, the last tick a cage holding one of its cells changed.
     changed_at: Vec<u32>,
-    /// Per cage, the regions holding its cells (a bit set: at most 3 × 16 regions).
+    /// Per cage, the regions holding its cells ([`crate::Layout::cage_regions`],
+    /// kept for [`Context::cages_changed`], which has no state to read them from).
     cage_regions: Vec<u64>,
 }
 
@@ -264,17 +265,7 @@ impl RegionMemo {
         let regions = layout.regions().len();
         self.barren = vec![0; regions * Self::SLOTS];
         self.changed_at = vec![0; regions];
-        self.cage_regions = layout
-            .puzzle()
-            .cage_ids()
-            .map(|cage| {
-                layout
-                    .cage_cells(cage)
-                    .iter()
-                    .flat_map(|&c| layout.cell_regions(c))
-                    .fold(0u64, |m, &r| m | 1 << r)
-            })
-            .collect();
+        self.cage_regions = layout.cage_regions().to_vec();
         for (&regions, &tick) in self.cage_regions.iter().zip(cage_changed_at) {
             for r in bits(regions) {
                 self.changed_at[r] = self.changed_at[r].max(tick);
