@@ -558,17 +558,15 @@ impl<'a> Scratch<'a> {
         }
         let mut cuts = Vec::new();
         for (cage, live, supported) in [(a, live_a, supported_a), (b, live_b, supported_b)] {
-            let unsupported = live & !supported;
-            if unsupported != 0 {
-                let before = state.live_count(cage);
-                let removed: Vec<u32> = ones(&[unsupported]).map(|i| i as u32).collect();
-                cuts.push(CageCut {
-                    cage,
-                    before,
-                    after: before - removed.len(),
-                    removed,
-                });
-            }
+            // Positions are combination indices here.
+            let live_count = state.live_count(cage);
+            cuts.extend(cut_of(
+                cage,
+                |p| p as u32,
+                live_count,
+                1,
+                |_| live & !supported,
+            ));
         }
         Some(cuts)
     }
@@ -632,7 +630,8 @@ impl<'a> Scratch<'a> {
             let list = self.list(x);
             let supported = &self.supported[self.offset[k]..self.offset[k + 1]];
             let words = list.live.len();
-            cuts.extend(cut_of(self.cages[x], list, words, |w| {
+            let combo = |p: usize| list.combos[p];
+            cuts.extend(cut_of(self.cages[x], combo, list.live_count, words, |w| {
                 list.live[w] & !supported[w]
             }));
         }
@@ -763,13 +762,15 @@ impl<'a> Scratch<'a> {
     }
 }
 
-/// The cut of a cage whose live-list positions without support are `unsupported(w)`
-/// for words `w < words`; `None` when there is none. Counted first: most checks cut
+/// The cut of a cage whose positions without support are `unsupported(w)` for words
+/// `w < words` (`combo`: a position's combination index; `live_count`: the cage's
+/// live combinations); `None` when there is none. Counted first: most checks cut
 /// nothing, and a cut's list is then allocated once at its size.
 #[inline]
 fn cut_of(
     cage: CageId,
-    list: &LiveList,
+    combo: impl Fn(usize) -> u32,
+    live_count: usize,
     words: usize,
     unsupported: impl Fn(usize) -> u64,
 ) -> Option<CageCut> {
@@ -781,14 +782,14 @@ fn cut_of(
     for w in 0..words {
         let mut bits = unsupported(w);
         while bits != 0 {
-            removed.push(list.combos[w * 64 + bits.trailing_zeros() as usize]);
+            removed.push(combo(w * 64 + bits.trailing_zeros() as usize));
             bits &= bits - 1;
         }
     }
     Some(CageCut {
         cage,
-        before: list.live_count,
-        after: list.live_count - removed.len(),
+        before: live_count,
+        after: live_count - removed.len(),
         removed,
     })
 }
