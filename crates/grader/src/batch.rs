@@ -215,7 +215,7 @@ fn grade_chunk(
                 return (i, size, None);
             }
             let started = Instant::now();
-            let imported = guarded(|| read_entry(entry)).and_then(|r| r);
+            let imported = read_entry(entry);
             let size = imported.as_ref().map_or(0, |p| p.puzzle.size().get());
             (i, size, Some((imported, started.elapsed())))
         })
@@ -230,10 +230,7 @@ fn grade_chunk(
             let started = Instant::now();
             let (imported, reading) = match read {
                 Some(read) => read,
-                None => (
-                    guarded(|| read_entry(&chunk[i])).and_then(|r| r),
-                    Duration::ZERO,
-                ),
+                None => (read_entry(&chunk[i]), Duration::ZERO),
             };
             let outcome = match imported {
                 Ok(imported) => guarded(|| grade_puzzle(imported, runs)).unwrap_or_else(|e| e),
@@ -275,12 +272,13 @@ fn guarded<T>(work: impl FnOnce() -> T) -> Result<T, Outcome> {
     })
 }
 
-/// Reads an entry's puzzle (an entry that is not a puzzle string is invalid).
+/// Reads an entry's puzzle (an entry that is not a puzzle string is invalid; a
+/// reader's panic, a bug, is the entry's error).
 fn read_entry(entry: &Entry) -> Result<Imported, Outcome> {
     if let Some(problem) = &entry.problem {
         return Err(Outcome::Invalid(problem.clone()));
     }
-    read_any(&entry.text, None).map_err(|e| Outcome::Invalid(e.to_string()))
+    guarded(|| read_any(&entry.text, None))?.map_err(|e| Outcome::Invalid(e.to_string()))
 }
 
 fn grade_puzzle(imported: Imported, runs: &Runs) -> Outcome {

@@ -459,11 +459,7 @@ impl State {
                 *m = cand[c.index()];
             }
             filter_rows(layout, cage, live, len, masks, union_mut, &mut removed);
-            union = if width <= 64 {
-                &union_small[..width]
-            } else {
-                &union_big
-            };
+            union = union_mut;
         }
         if removed > 0 {
             live_count[cage.index()] -= removed;
