@@ -862,9 +862,9 @@ fn set_key(cages: &[CageId]) -> u128 {
         .fold(cages.len() as u128, |key, &id| (key << 8) | id as u128)
 }
 
-/// A hasher for the keys of `set_key`: one multiply instead of SipHash, whose resistance to
-/// chosen keys buys nothing here (the keys are cage ids of the puzzle being graded)
-/// and whose cost showed in profiles.
+/// A hasher for the keys of `set_key`: one multiply instead of SipHash, whose
+/// resistance to chosen keys buys nothing here (the keys are cage ids of the puzzle
+/// being graded) and whose cost showed in profiles.
 #[derive(Default)]
 pub struct SetKeyHasher(u64);
 
