@@ -275,7 +275,8 @@ impl Reader<'_> {
         // order a scan in reading order meets them.
         let mut cage_of_root = vec![usize::MAX; a];
         let mut cage_of_cell = Vec::with_capacity(a);
-        let mut areas: Vec<usize> = Vec::new();
+        // At most one cage per cell: never reallocated.
+        let mut areas: Vec<usize> = Vec::with_capacity(a);
         for cell in 0..a {
             let root = dsf.find(cell);
             if cage_of_root[root] == usize::MAX {
@@ -324,10 +325,16 @@ impl Reader<'_> {
             let clue = if digits == i {
                 our_reading::TATHAM_MISSING_CLUE_VALUE
             } else {
-                // Only ASCII digits, so the slice is valid UTF-8.
-                let text = std::str::from_utf8(&desc[digits..i]).unwrap_or("");
-                text.parse::<u64>()
-                    .map_err(|_| self.err(at + digits, Rule::ClueTooLarge(text.to_string())))?
+                desc[digits..i]
+                    .iter()
+                    .try_fold(0u64, |v, &c| {
+                        v.checked_mul(10)?.checked_add(u64::from(c - b'0'))
+                    })
+                    .ok_or_else(|| {
+                        // Only ASCII digits: the slice is the input's own text.
+                        let text = &self.input[at + digits..at + i];
+                        self.err(at + digits, Rule::ClueTooLarge(text.to_string()))
+                    })?
             };
             cages.push(Cage::new(cells, op, clue));
         }

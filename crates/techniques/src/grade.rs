@@ -291,7 +291,8 @@ impl Grader {
             depth: 1,
         };
         let mut unsound_step = None;
-        let mut changed = Vec::new();
+        // Room for every cage: the list of changed cages never reallocates.
+        let mut changed = Vec::with_capacity(self.layout.cage_count());
         let (mut state, mut status) = match &self.start {
             Some(state) => (state.clone(), out_of_time.then_some(Status::TimedOut)),
             None => {

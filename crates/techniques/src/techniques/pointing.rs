@@ -75,8 +75,9 @@ impl Technique for Pointing {
             positions: inside,
             barren,
         } = &mut ctx.pointing;
-        // Reused from cage to cage.
-        let mut always: Vec<u16> = Vec::new();
+        // Reused from cage to cage, on the stack: a cage touches at most every row,
+        // column and box, 48 regions at the model's largest size.
+        let (mut always_small, mut always_big) = ([0u16; 64], Vec::new());
         for cage in layout.puzzle().cage_ids() {
             let cells = layout.cage_cells(cage);
             if cells.iter().all(|&c| state.is_placed(c))
@@ -91,8 +92,13 @@ impl Technique for Pointing {
             // listing the cage positions in it.
             let touched = &lines[of_cage[cage.index()].clone()];
             // For each touched region, the digits every combination puts in it.
-            always.clear();
-            always.resize(touched.len(), u16::MAX);
+            let always: &mut [u16] = if touched.len() <= always_small.len() {
+                &mut always_small[..touched.len()]
+            } else {
+                always_big.resize(touched.len(), 0);
+                &mut always_big
+            };
+            always.fill(u16::MAX);
             let packed = layout.packed(cage);
             let full = (1u64 << n) - 1;
             for i in state.live_combinations(cage) {

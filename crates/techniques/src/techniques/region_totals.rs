@@ -273,7 +273,11 @@ impl SliceTotals {
         for (slot, &(cage, _)) in met.iter().enumerate() {
             whole.slot[cage.index()] = u32::MAX;
             let range = start[slot]..start[slot + 1];
-            positions[range.clone()].sort_unstable();
+            // Met in reading order along rows already (a cage lists its cells so).
+            let mine = &mut positions[range.clone()];
+            if !mine.is_sorted() {
+                mine.sort_unstable();
+            }
             let v0 = values.len();
             let is_whole = range.len() == layout.cage_cells(cage).len();
             if is_whole {
@@ -303,22 +307,34 @@ impl SliceTotals {
     /// Brings totals computed at `tick` up to date: the inside sums of the cages
     /// changed since are computed again, the others kept (which cages a slice holds,
     /// and where, never changes).
+    ///
+    /// In place: a part's sums only narrow as its cage loses combinations, so each
+    /// part's new sums fit where its old ones began, behind the parts before it.
     fn refresh(&mut self, state: &State, whole: &mut WholeSums, changes: Changes, tick: u32) {
-        let old = std::mem::take(&mut self.values);
-        let mut values = Vec::with_capacity(old.len());
+        let mut scratch = std::mem::take(&mut whole.values);
+        let mut end = 0;
         for part in &mut self.parts {
-            let v0 = values.len();
+            let v0 = end;
             if changes.unchanged_since(part.cage, tick) {
-                values.extend_from_slice(&old[part.values.clone()]);
-            } else if part.whole {
-                values.extend_from_slice(whole.get(state, part.cage, changes));
+                self.values.copy_within(part.values.clone(), v0);
+                end += part.values.len();
             } else {
-                let positions = &self.positions[part.positions.clone()];
-                distinct_sums(state, part.cage, positions, &mut values);
+                let fresh: &[u32] = if part.whole {
+                    whole.get(state, part.cage, changes)
+                } else {
+                    scratch.clear();
+                    let positions = &self.positions[part.positions.clone()];
+                    distinct_sums(state, part.cage, positions, &mut scratch);
+                    &scratch
+                };
+                debug_assert!(fresh.len() <= part.values.len(), "sums only narrow");
+                self.values[v0..v0 + fresh.len()].copy_from_slice(fresh);
+                end += fresh.len();
             }
-            part.values = v0..values.len();
+            part.values = v0..end;
         }
-        self.values = values;
+        self.values.truncate(end);
+        whole.values = scratch;
     }
 
     /// The part's positions (in its cage's cell order) inside the slice.
