@@ -139,6 +139,26 @@ pub fn detect(input: &str) -> Option<Format> {
     if s.is_empty() {
         return None;
     }
+    // The common case first, a plain game ID (`4:…`): one line starting with its
+    // size and a colon, and no `=` (which the SudokuWiki forms below need). Every
+    // check below gives it Tatham too; this only skips them, as a batch detects the
+    // format of every line.
+    if looks_like_plain_game_id(s) {
+        return Some(Format::Tatham);
+    }
+    detect_by_shape(s)
+}
+
+/// One line of digits, a colon and no `=`: what [`detect_by_shape`] finds to be a
+/// Tatham game ID without going through the other formats first.
+fn looks_like_plain_game_id(s: &str) -> bool {
+    s.find(|c: char| !c.is_ascii_digit())
+        .is_some_and(|i| i > 0 && s.as_bytes()[i] == b':')
+        && !s.contains(['\n', '='])
+}
+
+/// [`detect`] on trimmed, non-empty input, format by format.
+fn detect_by_shape(s: &str) -> Option<Format> {
     if sudokuwiki::packed_start(s).is_some() {
         return Some(if sudokuwiki::packed_is_kendoku(s) {
             Format::D6c
@@ -236,5 +256,40 @@ pub fn write(
         Format::SudokuWiki => sudokuwiki::write_url(puzzle),
         Format::Text => text::write(puzzle),
         Format::LetterGrid => Err(WriteError::WriteNotSupported(format)),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The shortcut for plain game IDs only ever says what the format-by-format
+    /// detection says.
+    #[test]
+    fn plain_game_id_shortcut_agrees_with_the_full_detection() {
+        let inputs = [
+            "4:aa_6a_ba_a3,s1a8m12d2d2m2s1",
+            "12:_a,a1",
+            "4:",
+            "4:abc=1",
+            "4:a_\nb",
+            "4:#x",
+            "4d:a",
+            ":4",
+            "4x4",
+            "K6C4:",
+            "6:http://www.sudokuwiki.org/kenken6x6.aspx?bd=1",
+            "6:K6C0",
+            "3\n4:a",
+            "#4:a",
+        ];
+        for input in inputs {
+            let s = input.trim();
+            if looks_like_plain_game_id(s) {
+                assert_eq!(detect_by_shape(s), Some(Format::Tatham), "{input:?}");
+            }
+        }
+        assert!(looks_like_plain_game_id(inputs[0]));
+        assert!(!looks_like_plain_game_id("4:abc=1"));
     }
 }
