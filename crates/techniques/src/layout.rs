@@ -51,10 +51,12 @@ impl Layout {
     pub fn from_puzzle(puzzle: Puzzle) -> Result<Layout, ModelError> {
         let size = puzzle.size();
         let n = size.get();
-        let tables = puzzle
-            .cage_ids()
-            .map(|id| table_cache::combinations(&puzzle, id))
-            .collect::<Result<Vec<_>, _>>()?;
+        // Pushed one by one into a vector of the right size (collecting results
+        // would grow it from nothing).
+        let mut tables = Vec::with_capacity(puzzle.cages().len());
+        for id in puzzle.cage_ids() {
+            tables.push(table_cache::combinations(&puzzle, id)?);
+        }
         let mut cell_cage = vec![(CageId::new(0), 0); size.cell_count()];
         for id in puzzle.cage_ids() {
             for (pos, &cell) in puzzle.cage(id).cells.iter().enumerate() {

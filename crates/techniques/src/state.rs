@@ -512,6 +512,18 @@ impl State {
     /// that no remaining live combination puts there. Steps report these, so a log
     /// shows what a combination cut means on the grid.
     pub fn eliminations_from_cut(&self, cage: CageId, removed: &[u32]) -> Vec<(CellId, Digit)> {
+        let mut out = Vec::new();
+        self.eliminations_from_cut_into(cage, removed, &mut out);
+        out
+    }
+
+    /// [`State::eliminations_from_cut`] appended to `out` (a step's own list).
+    fn eliminations_from_cut_into(
+        &self,
+        cage: CageId,
+        removed: &[u32],
+        out: &mut Vec<(CellId, Digit)>,
+    ) {
         let cells = self.layout.cage_cells(cage);
         // What the surviving combinations put in each cell (on the stack for any
         // cage of up to 64 cells).
@@ -535,13 +547,11 @@ impl State {
                 k.insert(d);
             }
         }
-        let mut out = Vec::new();
         for (pos, &c) in cells.iter().enumerate() {
             for d in self.cand[c.index()].difference(keep[pos]) {
                 out.push((c, d));
             }
         }
-        out
     }
 
     /// A step that keeps only the live combinations of `cage` for which `keep` holds,
@@ -584,8 +594,7 @@ impl State {
     ) -> Step {
         let mut step = Step::from_cuts(technique, rating, reason, cuts);
         for cut in &step.cuts {
-            step.eliminations
-                .extend(self.eliminations_from_cut(cut.cage, &cut.removed));
+            self.eliminations_from_cut_into(cut.cage, &cut.removed, &mut step.eliminations);
         }
         step
     }

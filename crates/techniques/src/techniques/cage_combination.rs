@@ -227,11 +227,13 @@ impl Technique for CageCombination {
 
 /// Unsolved cages (more than one live combination), by live count then cage order.
 fn unsolved_sorted(state: &State) -> Vec<CageId> {
-    let mut list: Vec<CageId> = state
-        .puzzle()
-        .cage_ids()
-        .filter(|&c| state.live_count(c) > 1)
-        .collect();
+    let mut list = Vec::with_capacity(state.layout().cage_count());
+    list.extend(
+        state
+            .puzzle()
+            .cage_ids()
+            .filter(|&c| state.live_count(c) > 1),
+    );
     list.sort_unstable_by_key(|&c| (state.live_count(c), c));
     list
 }

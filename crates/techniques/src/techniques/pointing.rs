@@ -31,7 +31,15 @@ pub struct Memory {
 
 impl Memory {
     fn build(layout: &Layout) -> Memory {
-        let mut mem = Memory::default();
+        // A cell adds at most one line and one position per region it is in.
+        let cells = layout.puzzle().size().cell_count();
+        let per_cell = cells * layout.cell_regions(CellId::new(0)).len();
+        let mut mem = Memory {
+            of_cage: Vec::with_capacity(layout.cage_count()),
+            lines: Vec::with_capacity(per_cell),
+            positions: Vec::with_capacity(per_cell),
+            barren: Vec::new(),
+        };
         for cage in layout.puzzle().cage_ids() {
             let cells = layout.cage_cells(cage);
             let start = mem.lines.len();

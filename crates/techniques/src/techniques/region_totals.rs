@@ -435,7 +435,8 @@ impl Technique for RegionTotals {
 /// The slices in search order (see the module documentation).
 fn slices(state: &State) -> Vec<Slice> {
     let n = state.n();
-    let mut slices = Vec::new();
+    // n(n+1)/2 row slices, as many column slices but the whole grid, n boxes.
+    let mut slices = Vec::with_capacity(n * (n + 1) + n);
     for count in 1..=n {
         for axis in [Axis::Rows, Axis::Cols] {
             if axis == Axis::Cols && count == n {
