@@ -607,12 +607,18 @@ const WORD: usize = usize::BITS as usize;
 /// (the bit iterators of `bitvec` cost more than the loops they feed).
 fn ones(words: &[usize], len: usize) -> impl Iterator<Item = usize> + '_ {
     words.iter().enumerate().flat_map(move |(w, &word)| {
-        let word = word & tail_mask(len, w);
-        std::iter::successors((word != 0).then_some(word), |&rest| {
-            let next = rest & (rest - 1);
-            (next != 0).then_some(next)
+        bits((word & tail_mask(len, w)) as u64).map(move |b| w * WORD + b)
+    })
+}
+
+/// The set bits of a word, ascending.
+pub(crate) fn bits(mut word: u64) -> impl Iterator<Item = usize> {
+    std::iter::from_fn(move || {
+        (word != 0).then(|| {
+            let b = word.trailing_zeros() as usize;
+            word &= word - 1;
+            b
         })
-        .map(move |rest| w * WORD + rest.trailing_zeros() as usize)
     })
 }
 

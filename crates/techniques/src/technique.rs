@@ -1,6 +1,7 @@
 //! The [`Technique`] trait, the technique names and ratings, and the options and
 //! memory a ladder run carries from step to step.
 
+use crate::state::bits;
 use crate::{State, Step};
 use std::fmt;
 use std::ops::RangeInclusive;
@@ -284,15 +285,12 @@ impl RegionMemo {
     }
 }
 
-/// The set bits of a word, ascending.
-fn bits(mut word: u64) -> impl Iterator<Item = usize> {
-    std::iter::from_fn(move || {
-        (word != 0).then(|| {
-            let b = word.trailing_zeros() as usize;
-            word &= word - 1;
-            b
-        })
-    })
+/// Whether what a search found barren at `stamp` (1 + the cage-change tick it
+/// found nothing at, 0 for never) is barren still, when what it read last changed
+/// at tick `changed_at`: the form of every "found nothing, skip while unchanged"
+/// memo of the ladder.
+pub(crate) fn still_barren(stamp: u32, changed_at: u32) -> bool {
+    stamp.checked_sub(1).is_some_and(|tick| changed_at <= tick)
 }
 
 impl Context {
@@ -307,9 +305,10 @@ impl Context {
         }
         let memo = &self.regions;
         let regions = memo.changed_at.len();
-        memo.barren[slot * regions + region]
-            .checked_sub(1)
-            .is_some_and(|tick| memo.changed_at[region] <= tick)
+        still_barren(
+            memo.barren[slot * regions + region],
+            memo.changed_at[region],
+        )
     }
 
     /// Records that `slot`'s technique found nothing in `region` now (after

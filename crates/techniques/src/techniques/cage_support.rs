@@ -16,6 +16,7 @@
 //! until a run searches sets of three cages, which reuse tables, a pair without
 //! one is checked by testing footprints directly instead of building it.
 
+use crate::state::bits;
 use crate::step::CageCut;
 use crate::{Layout, State};
 use kenken_model::CageId;
@@ -807,11 +808,8 @@ fn disjoint<const W: usize>(fa: &[u64], fb: &[u64]) -> bool {
 
 /// The set bits of a bit set, ascending.
 fn ones(words: &[u64]) -> impl Iterator<Item = usize> + '_ {
-    words.iter().enumerate().flat_map(|(w, &word)| {
-        std::iter::successors((word != 0).then_some(word), |&rest| {
-            let next = rest & (rest - 1);
-            (next != 0).then_some(next)
-        })
-        .map(move |rest| w * 64 + rest.trailing_zeros() as usize)
-    })
+    words
+        .iter()
+        .enumerate()
+        .flat_map(|(w, &word)| bits(word).map(move |b| w * 64 + b))
 }

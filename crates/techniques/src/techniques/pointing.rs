@@ -3,6 +3,7 @@
 //! digits and lines at once.
 
 use crate::step::Reason;
+use crate::technique::still_barren;
 use crate::{Context, Layout, Rating, State, Step, Technique, TechniqueKind};
 use kenken_model::{CellId, Digit, RegionKind};
 use std::ops::Range;
@@ -89,10 +90,7 @@ impl Technique for Pointing {
         for cage in layout.puzzle().cage_ids() {
             let cells = layout.cage_cells(cage);
             if cells.iter().all(|&c| state.is_placed(c))
-                || memos
-                    && barren[cage.index()]
-                        .checked_sub(1)
-                        .is_some_and(|tick| changed_at[cage.index()] <= tick)
+                || memos && still_barren(barren[cage.index()], changed_at[cage.index()])
             {
                 continue;
             }

@@ -12,6 +12,7 @@
 use super::cage_combination::MAX_LEVEL;
 use super::{region_parity, region_sum};
 use crate::step::{Axis, Slice};
+use crate::technique::still_barren;
 use crate::{Context, State, Step, Technique, TechniqueKind};
 use kenken_model::{CageId, CellId, Digit, RegionKind};
 use std::ops::{Range, RangeInclusive};
@@ -124,16 +125,6 @@ struct Barren {
     /// cage-combination level + 1).
     sum: [u32; MAX_LEVEL + 2],
     parity: u32,
-}
-
-impl Barren {
-    /// Whether a deduction that found nothing at `barren` (1 + tick) still does on
-    /// totals computed at `totals_tick`.
-    fn holds(barren: u32, totals_tick: u32) -> bool {
-        barren
-            .checked_sub(1)
-            .is_some_and(|tick| totals_tick <= tick)
-    }
 }
 
 /// Appends the distinct sums of the digits at `positions` over the cage's live
@@ -405,7 +396,8 @@ impl Technique for RegionTotals {
             mem.barren = vec![Barren::default(); mem.slices.len()];
         }
         let stamp = changes.clock + 1;
-        let skip = |barren: u32, tick: u32| ctx_memos && Barren::holds(barren, tick);
+        // A deduction that found nothing still does on totals computed no later.
+        let skip = |barren: u32, tick: u32| ctx_memos && still_barren(barren, tick);
         for u_max in 1..=deepest + 1 {
             for i in 0..mem.slices.len() {
                 // The first pass brings each slice it reaches up to date.
