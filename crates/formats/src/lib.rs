@@ -139,8 +139,8 @@ pub fn detect(input: &str) -> Option<Format> {
     if s.is_empty() {
         return None;
     }
-    // The common case first, a plain game ID (`4:…`): one line starting with its
-    // size and a colon, and no `=` (which the SudokuWiki forms below need). Every
+    // The common case first, a plain game ID (`4:…`, `6dh:…`): one line starting
+    // with its size, a colon, and no `=` (which the SudokuWiki forms need). Every
     // check below gives it Tatham too; this only skips them, as a batch detects the
     // format of every line.
     if looks_like_plain_game_id(s) {
@@ -149,12 +149,11 @@ pub fn detect(input: &str) -> Option<Format> {
     detect_by_shape(s)
 }
 
-/// One line of digits, a colon and no `=`: what [`detect_by_shape`] finds to be a
-/// Tatham game ID without going through the other formats first.
+/// One line that starts like a game ID ([`tatham::size_hint`]), with a colon and
+/// no `=`: what [`detect_by_shape`] finds to be a Tatham game ID without going
+/// through the other formats first.
 fn looks_like_plain_game_id(s: &str) -> bool {
-    s.find(|c: char| !c.is_ascii_digit())
-        .is_some_and(|i| i > 0 && s.as_bytes()[i] == b':')
-        && !s.contains(['\n', '='])
+    tatham::size_hint(s).is_some() && s.contains(':') && !s.contains(['\n', '='])
 }
 
 /// [`detect`] on trimmed, non-empty input, format by format.
@@ -275,6 +274,8 @@ mod tests {
             "4:a_\nb",
             "4:#x",
             "4d:a",
+            "9dx:_a_,a3",
+            "123:a",
             ":4",
             "4x4",
             "K6C4:",
@@ -290,6 +291,7 @@ mod tests {
             }
         }
         assert!(looks_like_plain_game_id(inputs[0]));
+        assert!(looks_like_plain_game_id("9dx:_a_,a3"));
         assert!(!looks_like_plain_game_id("4:abc=1"));
     }
 }
