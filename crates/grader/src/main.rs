@@ -5,6 +5,7 @@
 //! code (see [`exit`]). The puzzle logic is in the libraries; the modules here read
 //! input, call them and format what they return.
 
+mod allocator;
 mod batch;
 mod batch_input;
 mod convert;
@@ -82,10 +83,10 @@ fn no_huge_pages() {
     }
 }
 
-/// Grading allocates many small, short-lived buffers (steps, cuts, per-slice
-/// totals); mimalloc serves them markedly faster than the system allocator.
+/// mimalloc, asking for plain blocks where their alignment is enough (see
+/// [`allocator`]).
 #[global_allocator]
-static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+static ALLOCATOR: allocator::Mimalloc = allocator::Mimalloc;
 
 fn main() -> ExitCode {
     no_huge_pages();
