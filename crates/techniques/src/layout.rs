@@ -191,6 +191,14 @@ impl Layout {
         &self.geometry.cell_regions[cell.index()][..self.geometry.regions_per_cell]
     }
 
+    /// The cells that must differ from a cell: the other cells of its regions,
+    /// each once, in region order.
+    #[inline]
+    pub fn peers(&self, cell: CellId) -> &[CellId] {
+        let per_cell = self.geometry.peers_per_cell;
+        &self.geometry.peers[cell.index() * per_cell..(cell.index() + 1) * per_cell]
+    }
+
     /// Rows, then columns, then KenDoku boxes.
     pub fn regions(&self) -> &[Region] {
         &self.geometry.regions

@@ -382,14 +382,11 @@ impl State {
                     any = true;
                     placed.insert(cell.index());
                     placed_single(cell, d);
-                    for &r in layout.cell_regions(cell) {
-                        for &p in &layout.regions()[r].cells {
-                            if p != cell
-                                && remove_candidate(layout, cand, dirty, touched, p, d)
-                                && cand[p.index()].is_empty()
-                            {
-                                return Err(Contradiction::EmptyCell(size.cell_name(p)));
-                            }
+                    for &p in layout.peers(cell) {
+                        if remove_candidate(layout, cand, dirty, touched, p, d)
+                            && cand[p.index()].is_empty()
+                        {
+                            return Err(Contradiction::EmptyCell(size.cell_name(p)));
                         }
                     }
                 }
