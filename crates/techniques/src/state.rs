@@ -54,6 +54,7 @@ pub struct State {
 /// Words of a [`Flags`] set: one bit per cell of the largest grid (a grid never
 /// has more cages than cells).
 const FLAG_WORDS: usize = (MAX_SIZE * MAX_SIZE).div_ceil(64);
+const _: () = assert!(FLAG_WORDS.is_power_of_two());
 
 /// A set of cell or cage indices, inline: a state's flags are copied with it
 /// without an allocation each (a batch clones a state per run of every puzzle).
@@ -75,14 +76,23 @@ impl Flags {
         f
     }
 
+    /// The word holding index `i`. (Masked rather than bounds-checked: a set holds
+    /// indices of cells or cages, below `64 × FLAG_WORDS`, and these two are the
+    /// most frequent operations of propagation.)
+    #[inline]
+    fn word_of(i: usize) -> usize {
+        debug_assert!(i < 64 * FLAG_WORDS);
+        (i / 64) & (FLAG_WORDS - 1)
+    }
+
     #[inline]
     fn contains(&self, i: usize) -> bool {
-        self.0[i / 64] & (1 << (i % 64)) != 0
+        self.0[Flags::word_of(i)] & (1 << (i % 64)) != 0
     }
 
     #[inline]
     fn insert(&mut self, i: usize) {
-        self.0[i / 64] |= 1 << (i % 64);
+        self.0[Flags::word_of(i)] |= 1 << (i % 64);
     }
 
     fn len(&self) -> usize {
