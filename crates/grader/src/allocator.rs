@@ -8,9 +8,11 @@
 //! block at hand: when it has none (a fresh page, or one just emptied and given
 //! back when the previous puzzle's buffers were freed), a request whose rounded
 //! size is not a power of two, such as 24 bytes aligned to 8, is over-allocated
-//! (`size + align - 1`, one size class up) through the slow generic path. Measured
-//! on a 4×4 of the reference file graded 20 times: 89 allocations per puzzle cost
-//! 8 500 instructions, a tenth of the puzzle's 87 000.
+//! (`size + align - 1`, one size class up) through the slow generic path.
+//! Measured on a 4×4 of the reference file graded 20 times: its 85 or so
+//! allocations per puzzle cost 5 500 instructions in the allocator that way and
+//! 4 100 with plain blocks; and the reference file's 3×3 on line 1193, whose first
+//! sight enumerates a cage table, went from 12.5 to 3.7 µs in the batch.
 //!
 //! Like the standard library's `System` allocator on top of C's `malloc`, this one
 //! asks for a plain block when the alignment is at most mimalloc's guaranteed
