@@ -96,7 +96,9 @@ impl Hasher for KeyHasher {
 
 #[derive(Default)]
 struct Cache {
-    tables: HashMap<Key, Arc<CageTable>, BuildHasherDefault<KeyHasher>>,
+    /// By N: a batch grades a size at a time, and one size's map is then a compact
+    /// block in the caches instead of entries scattered through every size's.
+    tables: Vec<HashMap<Key, Arc<CageTable>, BuildHasherDefault<KeyHasher>>>,
     bytes: usize,
 }
 
@@ -199,8 +201,9 @@ pub(crate) fn combinations(puzzle: &Puzzle, id: CageId) -> Result<Arc<CageTable>
             id,
         )));
     };
+    let n = puzzle.size().get();
     CACHE.with(|cache| {
-        if let Some(table) = cache.borrow().tables.get(&key) {
+        if let Some(table) = cache.borrow().tables.get(n).and_then(|t| t.get(&key)) {
             return Ok(Arc::clone(table));
         }
         let table = Arc::new(CageTable::new(puzzle.combinations(id)?, puzzle, id));
@@ -211,7 +214,10 @@ pub(crate) fn combinations(puzzle: &Puzzle, id: CageId) -> Result<Arc<CageTable>
             cache.bytes = 0;
         }
         cache.bytes += bytes;
-        cache.tables.insert(key, Arc::clone(&table));
+        if cache.tables.len() <= n {
+            cache.tables.resize_with(n + 1, HashMap::default);
+        }
+        cache.tables[n].insert(key, Arc::clone(&table));
         Ok(table)
     })
 }
