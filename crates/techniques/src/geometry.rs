@@ -47,6 +47,13 @@ impl Geometry {
         })
     }
 
+    /// The peers of a cell (see [`Geometry::peers`]).
+    #[inline]
+    pub(crate) fn peers_of(&self, cell: CellId) -> &[CellId] {
+        let per_cell = self.peers_per_cell;
+        &self.peers[cell.index() * per_cell..(cell.index() + 1) * per_cell]
+    }
+
     fn build(puzzle: &Puzzle) -> Geometry {
         let cell_count = puzzle.size().cell_count();
         let regions = puzzle.regions();
@@ -120,27 +127,21 @@ mod tests {
             .cells()
             .map(|c| Cage::new(vec![c], Op::Given, 1))
             .collect();
-        // Boxes of 2 rows × 3 columns.
         let kendoku = Puzzle::new_kendoku(six, givens, 2, 3).unwrap();
-        for (puzzle, boxes) in [(puzzle(4), false), (puzzle(7), false), (kendoku, true)] {
+        for puzzle in [puzzle(4), puzzle(7), kendoku] {
             let size = puzzle.size();
             let g = Geometry::build(&puzzle);
             for cell in size.cells() {
-                let peers = &g.peers[cell.index() * g.peers_per_cell..][..g.peers_per_cell];
-                let (r, c) = (size.row(cell), size.col(cell));
-                let sees = |p: CellId| {
-                    let (pr, pc) = (size.row(p), size.col(p));
-                    pr == r || pc == c || (boxes && pr / 2 == r / 2 && pc / 3 == c / 3)
-                };
+                let peers = g.peers_of(cell);
                 let expected: Vec<CellId> =
-                    size.cells().filter(|&p| p != cell && sees(p)).collect();
+                    size.cells().filter(|&p| puzzle.sees(cell, p)).collect();
                 let mut sorted = peers.to_vec();
                 sorted.sort();
                 assert_eq!(sorted, expected, "{}", size.cell_name(cell));
                 // Its row first, in order (the order singles remove digits in).
                 let row: Vec<CellId> = size
                     .cells()
-                    .filter(|&p| p != cell && size.row(p) == r)
+                    .filter(|&p| p != cell && size.row(p) == size.row(cell))
                     .collect();
                 assert_eq!(peers[..row.len()], row[..]);
             }

@@ -195,8 +195,7 @@ impl Layout {
     /// each once, in region order.
     #[inline]
     pub fn peers(&self, cell: CellId) -> &[CellId] {
-        let per_cell = self.geometry.peers_per_cell;
-        &self.geometry.peers[cell.index() * per_cell..(cell.index() + 1) * per_cell]
+        self.geometry.peers_of(cell)
     }
 
     /// Rows, then columns, then KenDoku boxes.
