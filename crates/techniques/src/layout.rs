@@ -120,8 +120,11 @@ impl Layout {
         let link_words = cages.div_ceil(64);
         let mut cage_links = vec![0u64; cages * link_words];
         for (a, &regions) in cage_regions.iter().enumerate() {
-            for b in (0..cages).filter(|&b| b != a && regions & cage_regions[b] != 0) {
-                cage_links[a * link_words + b / 64] |= 1 << (b % 64);
+            // A mask, not a branch, per pair: which pairs link is the puzzle's data,
+            // which a branch would often mispredict.
+            for (b, &other) in cage_regions.iter().enumerate() {
+                let linked = b != a && regions & other != 0;
+                cage_links[a * link_words + b / 64] |= u64::from(linked) << (b % 64);
             }
         }
         // One flat store for every cage's live bits, so that copying a state copies

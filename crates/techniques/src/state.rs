@@ -95,6 +95,13 @@ impl Flags {
         self.0[Flags::word_of(i)] |= 1 << (i % 64);
     }
 
+    /// Inserts `i` when `yes`, without a branch (for conditions that are the
+    /// puzzle's data, which a branch would often mispredict).
+    #[inline]
+    fn insert_if(&mut self, i: usize, yes: bool) {
+        self.0[Flags::word_of(i)] |= u64::from(yes) << (i % 64);
+    }
+
     fn len(&self) -> usize {
         self.0.iter().map(|w| w.count_ones() as usize).sum()
     }
@@ -447,12 +454,13 @@ impl State {
                     let b = bits.trailing_zeros() as usize;
                     bits &= bits - 1;
                     let combo = packed[w * WORD + b];
-                    if combo & !allowed != 0 {
-                        *word &= !(1 << b);
-                        removed += 1;
-                    } else {
-                        union_packed |= combo;
-                    }
+                    // Masks, not a branch, on whether it survives: that is the
+                    // puzzle's data, and a new puzzle's branches on it are
+                    // mispredicted (2–3 % of a 4×4's time, measured).
+                    let dies = combo & !allowed != 0;
+                    *word &= !(usize::from(dies) << b);
+                    removed += usize::from(dies);
+                    union_packed |= combo & u64::from(dies).wrapping_sub(1);
                 }
             }
         } else {
@@ -485,10 +493,11 @@ impl State {
                 Some(&u) => u,
                 None => Digits::from_bits(((union_packed >> (pos * n)) & digits) as u16),
             };
-            if !cand[c.index()].difference(u).is_empty() {
-                cand[c.index()] &= u;
-                touched.insert(c.index());
-            }
+            // A mask, not a branch, on whether the cell narrows (the same reason
+            // as above).
+            let narrows = !cand[c.index()].difference(u).is_empty();
+            cand[c.index()] &= u;
+            touched.insert_if(c.index(), narrows);
             if cand[c.index()].is_empty() {
                 return Err(Contradiction::EmptyCell(layout.puzzle.size().cell_name(c)));
             }
