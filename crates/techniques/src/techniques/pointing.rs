@@ -122,6 +122,25 @@ impl Technique for Pointing {
                     };
                 }
             }
+            // Only digits that another unplaced cell of the region still holds can
+            // be eliminated: most cages point at nothing, and this tells so in one
+            // pass over their regions, with masks rather than branches on the
+            // cells (which cells are placed or hold what is the puzzle's data,
+            // which branches would often mispredict).
+            let mut points = 0u16;
+            for (a, &(r, _)) in always.iter_mut().zip(touched) {
+                let mut outside = 0u16;
+                for &c in &regions[r].cells {
+                    let other = layout.cell_cage[c.index()].0 != cage && !state.is_placed(c);
+                    outside |= state.candidates(c).bits() & u16::from(other).wrapping_neg();
+                }
+                *a &= outside;
+                points |= *a;
+            }
+            if points == 0 {
+                barren[cage.index()] = clock + 1;
+                continue;
+            }
             let mut forced: Vec<(Digit, RegionKind)> = Vec::new();
             let mut eliminations: Vec<(CellId, Digit)> = Vec::new();
             let mut elim_cells: Vec<CellId> = Vec::new();
