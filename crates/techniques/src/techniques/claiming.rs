@@ -16,38 +16,39 @@ impl Technique for Claiming {
 
     fn find(&self, state: &State, ctx: &mut Context, _size: usize) -> Option<Step> {
         let layout = state.layout();
+        // Per cage, the digits its unplaced cells in the region being scanned can
+        // hold (emptied again as they are read).
+        let mut by_cage = [0u16; MAX_SIZE * MAX_SIZE];
         for (r, region) in layout.regions().iter().enumerate() {
             if ctx.region_barren(state, RegionMemo::CLAIMING, r) {
                 continue;
             }
-            // The digits whose unplaced holders in the region all lie in one cage
-            // (`cage_of`), found in one pass over the region's cells.
-            let (mut held, mut mixed) = (Digits::EMPTY, Digits::EMPTY);
-            let mut cage_of = [CageId::new(0); MAX_SIZE];
+            // The digits whose unplaced holders in the region all lie in one cage:
+            // those in exactly one cage's digits. Masks, not branches, on the
+            // cells: which are placed and what they hold is the puzzle's data,
+            // which branches would often mispredict.
             for &c in &region.cells {
-                if state.is_placed(c) {
-                    continue;
-                }
-                let cage = layout.cell_cage[c.index()].0;
-                for d in state.candidates(c).difference(mixed) {
-                    let k = d as usize - 1;
-                    if !held.contains(d) {
-                        held.insert(d);
-                        cage_of[k] = cage;
-                    } else if cage_of[k] != cage {
-                        mixed.insert(d);
-                    }
-                }
+                let unplaced = u16::from(!state.is_placed(c)).wrapping_neg();
+                by_cage[layout.cell_cage[c.index()].0.index()] |=
+                    state.candidates(c).bits() & unplaced;
             }
-            for d in held.difference(mixed) {
-                let cage = cage_of[d as usize - 1];
+            let (mut once, mut again) = (0u16, 0u16);
+            for &c in &region.cells {
+                // Each cage counted once: its slot is empty after its first cell.
+                let slot = &mut by_cage[layout.cell_cage[c.index()].0.index()];
+                again |= once & *slot;
+                once |= *slot;
+                *slot = 0;
+            }
+            for d in Digits::from_bits(once & !again) {
                 let can_hold = |&c: &CellId| !state.is_placed(c) && state.candidates(c).contains(d);
-                // The holders' positions in the cage, on the stack: most digits
+                // The holders' positions in their cage, on the stack: most digits
                 // cut nothing, and the step's own lists are built only for a cut.
                 let mut at = [0usize; MAX_SIZE];
                 let mut holders = 0;
+                let mut cage = CageId::new(0);
                 for c in region.cells.iter().filter(|c| can_hold(c)) {
-                    at[holders] = layout.cell_cage[c.index()].1;
+                    (cage, at[holders]) = layout.cell_cage[c.index()];
                     holders += 1;
                 }
                 let positions = &at[..holders];
