@@ -123,7 +123,7 @@ impl Layout {
             // A mask, not a branch, per pair: which pairs link is the puzzle's data,
             // which a branch would often mispredict.
             for (b, &other) in cage_regions.iter().enumerate() {
-                let linked = b != a && regions & other != 0;
+                let linked = (b != a) & (regions & other != 0);
                 cage_links[a * link_words + b / 64] |= u64::from(linked) << (b % 64);
             }
         }

@@ -131,7 +131,7 @@ impl Technique for Pointing {
             for (a, &(r, _)) in always.iter_mut().zip(touched) {
                 let mut outside = 0u16;
                 for &c in &regions[r].cells {
-                    let other = layout.cell_cage[c.index()].0 != cage && !state.is_placed(c);
+                    let other = (layout.cell_cage[c.index()].0 != cage) & !state.is_placed(c);
                     outside |= state.candidates(c).bits() & u16::from(other).wrapping_neg();
                 }
                 *a &= outside;
