@@ -6,6 +6,7 @@ use crate::techniques::{
 };
 use crate::{Context, State, Step, Technique, TechniqueKind};
 use std::ops::RangeInclusive;
+use std::sync::OnceLock;
 
 /// One rung: techniques tried together, interleaved size by size (for k = 2, 3, …:
 /// hidden subsets of size k, then fish of size k).
@@ -44,13 +45,13 @@ pub fn next_step(state: &State, ctx: &mut Context) -> Option<Step> {
     if ctx.out_of_time() {
         return None;
     }
-    for rung in LADDER {
+    for (rung, kinds) in LADDER.iter().zip(rung_kinds()) {
         // The rung's enabled techniques with the sizes each tries on this state
         // (asked once: some count the unsolved cages to answer).
         let mut live: [Option<(&dyn Technique, RangeInclusive<usize>)>; MAX_PER_RUNG] =
             Default::default();
-        for (slot, &t) in live.iter_mut().zip(rung.techniques) {
-            if t.kinds().iter().any(|&k| ctx.options.is_enabled(k)) {
+        for ((slot, &t), &kinds) in live.iter_mut().zip(rung.techniques).zip(kinds) {
+            if ctx.options.any_enabled(kinds) {
                 *slot = Some((t, t.sizes(state, ctx)));
             }
         }
@@ -75,6 +76,24 @@ pub fn next_step(state: &State, ctx: &mut Context) -> Option<Step> {
 
 /// The most techniques one rung holds.
 const MAX_PER_RUNG: usize = 2;
+
+/// Per rung, each technique's kinds as a set of bits: asked of every technique at
+/// every step otherwise, through its vtable, only to learn what never changes.
+fn rung_kinds() -> &'static [[u16; MAX_PER_RUNG]] {
+    static KINDS: OnceLock<Vec<[u16; MAX_PER_RUNG]>> = OnceLock::new();
+    KINDS.get_or_init(|| {
+        LADDER
+            .iter()
+            .map(|rung| {
+                let mut kinds = [0; MAX_PER_RUNG];
+                for (k, t) in kinds.iter_mut().zip(rung.techniques) {
+                    *k = t.kinds().iter().fold(0, |m, &kind| m | kind.bit());
+                }
+                kinds
+            })
+            .collect()
+    })
+}
 
 /// Every technique kind with its name and rating rule, in ladder order (for
 /// `grader techniques` and the docs).

@@ -102,7 +102,7 @@ impl TechniqueKind {
         TechniqueKind::ALL.into_iter().find(|k| k.id() == id)
     }
 
-    fn bit(self) -> u16 {
+    pub(crate) fn bit(self) -> u16 {
         1 << self as u16
     }
 }
@@ -146,6 +146,11 @@ impl Options {
 
     pub fn is_enabled(&self, kind: TechniqueKind) -> bool {
         kind == TechniqueKind::NakedSingle || self.enabled & kind.bit() != 0
+    }
+
+    /// Whether any of these kinds (as a set of [`TechniqueKind::bit`]s) is enabled.
+    pub(crate) fn any_enabled(&self, kinds: u16) -> bool {
+        self.enabled & kinds != 0
     }
 
     /// Switches a technique off (propagation cannot be switched off).
