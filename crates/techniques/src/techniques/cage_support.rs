@@ -553,9 +553,8 @@ impl<'a> Scratch<'a> {
                 done &= done - 1;
                 found = fa & fp_b(q) == 0;
             }
-            if found {
-                supported_a |= 1 << p;
-            }
+            // A mask, not a branch: whether it found a partner is the data.
+            supported_a |= u64::from(found) << p;
         }
         let mut cuts = Vec::new();
         for (cage, live, supported) in [(a, live_a, supported_a), (b, live_b, supported_b)] {
