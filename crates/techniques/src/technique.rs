@@ -145,7 +145,7 @@ impl Options {
     }
 
     pub fn is_enabled(&self, kind: TechniqueKind) -> bool {
-        kind == TechniqueKind::NakedSingle || self.enabled & kind.bit() != 0
+        kind == TechniqueKind::NakedSingle || self.any_enabled(kind.bit())
     }
 
     /// Whether any of these kinds (as a set of [`TechniqueKind::bit`]s) is enabled.

@@ -28,9 +28,7 @@ impl Technique for Claiming {
             // cells: which are placed and what they hold is the puzzle's data,
             // which branches would often mispredict.
             for &c in &region.cells {
-                let unplaced = u16::from(!state.is_placed(c)).wrapping_neg();
-                by_cage[layout.cell_cage[c.index()].0.index()] |=
-                    state.candidates(c).bits() & unplaced;
+                by_cage[layout.cell_cage[c.index()].0.index()] |= state.open_candidates(c).bits();
             }
             let (mut once, mut again) = (0u16, 0u16);
             for &c in &region.cells {

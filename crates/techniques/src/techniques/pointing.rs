@@ -131,8 +131,8 @@ impl Technique for Pointing {
             for (a, &(r, _)) in always.iter_mut().zip(touched) {
                 let mut outside = 0u16;
                 for &c in &regions[r].cells {
-                    let other = (layout.cell_cage[c.index()].0 != cage) & !state.is_placed(c);
-                    outside |= state.candidates(c).bits() & u16::from(other).wrapping_neg();
+                    let other = layout.cell_cage[c.index()].0 != cage;
+                    outside |= state.open_candidates(c).bits() & u16::from(other).wrapping_neg();
                 }
                 *a &= outside;
                 points |= *a;
