@@ -2,7 +2,7 @@
 //! puzzle, in input order, as TSV (the reference's columns plus `Error`) or NDJSON.
 //!
 //! Streaming: the input is read lazily ([`crate::batch_input`]), graded a chunk at a
-//! time (256 puzzles per worker, grouped by size: see [`grade_chunk`]) on a rayon
+//! time (2 048 puzzles per worker, grouped by size: see [`grade_chunk`]) on a rayon
 //! pool of `--jobs` threads, and each chunk's rows are written and flushed before the
 //! next chunk is read, so memory stays flat however long the input. A puzzle that
 //! cannot be read or built gets a row saying why and one line on stderr; the batch
@@ -26,7 +26,18 @@ use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
 /// Puzzles per worker thread in a chunk.
-const CHUNK_PER_JOB: usize = 256;
+///
+/// Large, because a chunk is graded by size (see [`grade_chunk`]) and a longer run
+/// of puzzles of one size is graded faster: each is then graded after more puzzles
+/// like it, with the branch predictors tuned to them. Measured on the reference
+/// file (`--jobs 1`, 15 runs each, per-puzzle medians), 2 048 against 256: 3×3s
+/// 15 % faster, 4×4s 7 %, 5×5s 4 %, 9×9s 1 %; the 4×4 closest to the 100× line
+/// 10.0 → 8.8 µs. Memory stays flat, a little higher (100 000 puzzles on two
+/// workers: peak 27–28 MiB instead of 20–21), and both cores are busier (194 %
+/// CPU instead of 187 %: fewer chunk ends leave a worker waiting); the cost is
+/// that on a stream the first rows come out only once the first chunk is read and
+/// graded.
+const CHUNK_PER_JOB: usize = 2048;
 
 #[derive(Args, Debug)]
 pub struct BatchArgs {

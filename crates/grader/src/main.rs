@@ -56,6 +56,11 @@ enum Command {
     Solve(solve::SolveArgs),
     /// Grade many puzzles (a JSON array, NDJSON or one puzzle per line) in parallel,
     /// one TSV or NDJSON row per puzzle, in input order.
+    ///
+    /// The input is graded a chunk at a time (2 048 puzzles per worker thread, each
+    /// chunk by size, largest first) and each chunk's rows are written as soon as it
+    /// is done: memory stays flat however long the input, and on a stream the first
+    /// rows come out once the first chunk is read and graded.
     #[command(after_long_help = AFTER_HELP)]
     Batch(batch::BatchArgs),
     /// Convert a puzzle to another string format.

@@ -385,8 +385,11 @@ fn summary_tally_and_no_progress_off_a_terminal() {
 
 #[test]
 fn rows_stream_before_the_input_ends() {
-    // One worker: chunks of 256. Feed two chunks and keep standard input open: the
-    // first rows must come out anyway.
+    // One worker: chunks of 2 048. Feed more than two chunks and keep standard
+    // input open: the first rows must come out anyway. (The rows are read as they
+    // come, on their own thread, and the lines written on another: a chunk's rows
+    // fill the output pipe long before the last line is written.)
+    const LINES: usize = 4_500;
     let mut child = Command::new(GRADER)
         .args(["batch", "-", "--jobs", "1", "--format", "ndjson", "--quiet"])
         .stdin(Stdio::piped())
@@ -394,10 +397,6 @@ fn rows_stream_before_the_input_ends() {
         .stderr(Stdio::null())
         .spawn()
         .unwrap();
-    let mut stdin = child.stdin.take().unwrap();
-    let line = format!("\"{}\"\n", ROWS[1].puzzle);
-    stdin.write_all(line.repeat(600).as_bytes()).unwrap();
-    stdin.flush().unwrap();
     let (tx, rx) = mpsc::channel();
     let stdout = child.stdout.take().unwrap();
     let reader = std::thread::spawn(move || {
@@ -409,10 +408,17 @@ fn rows_stream_before_the_input_ends() {
         }
         n
     });
+    let mut stdin = child.stdin.take().unwrap();
+    let writer = std::thread::spawn(move || {
+        let line = format!("\"{}\"\n", ROWS[1].puzzle);
+        stdin.write_all(line.repeat(LINES).as_bytes()).unwrap();
+        stdin.flush().unwrap();
+        stdin
+    });
     let first = rx.recv_timeout(Duration::from_secs(60));
     assert_eq!(first, Ok(1), "no row before the input ended");
-    drop(stdin);
-    assert_eq!(reader.join().unwrap(), 600);
+    drop(writer.join().unwrap());
+    assert_eq!(reader.join().unwrap(), LINES);
     assert!(child.wait().unwrap().success());
 }
 
