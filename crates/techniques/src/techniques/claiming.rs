@@ -39,7 +39,7 @@ impl Technique for Claiming {
                 *slot = 0;
             }
             for d in Digits::from_bits(once & !again) {
-                let can_hold = |&c: &CellId| !state.is_placed(c) && state.candidates(c).contains(d);
+                let can_hold = |&c: &CellId| state.open_candidates(c).contains(d);
                 // The holders' positions in their cage, on the stack: most digits
                 // cut nothing, and the step's own lists are built only for a cut.
                 let mut at = [0usize; MAX_SIZE];
