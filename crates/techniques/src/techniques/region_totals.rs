@@ -11,10 +11,12 @@
 
 use super::cage_combination::MAX_LEVEL;
 use super::{region_parity, region_sum};
+use crate::state::bits;
 use crate::step::{Axis, Slice};
 use crate::technique::still_barren;
+use crate::Layout;
 use crate::{Context, State, Step, Technique, TechniqueKind};
-use kenken_model::{CageId, CellId, Digit, RegionKind};
+use kenken_model::{CageId, Digit, RegionKind, MAX_SIZE};
 use std::ops::{Range, RangeInclusive};
 
 pub struct RegionTotals;
@@ -43,6 +45,23 @@ pub struct SliceTotals {
     pub parts: Vec<Part>,
     positions: Vec<usize>,
     values: Vec<u32>,
+    /// `Some(u)` when the totals stop at the part that made `u` parts of unknown
+    /// sum and two of unknown parity (see [`Stop`]): then neither deduction finds
+    /// anything with at most `u − 1` unknowns, and the parts after it were not
+    /// worked out.
+    stopped_at: Option<usize>,
+}
+
+/// When building a slice's totals may stop: once this many of its parts have an
+/// unknown sum and two an unknown parity, the region sum (with fewer unknowns
+/// allowed) and the region parity find nothing there, whatever the other parts
+/// hold, so the rest need not be worked out nor the slice searched. (On the
+/// reference file's line 332, a 7×7 of multiplication cages whose 55 slices hold
+/// 586 parts, 121 parts are left out that way: 4 % of its grading's instructions.)
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum Stop {
+    Never,
+    AtUnknowns(usize),
 }
 
 /// Distinct sums of each cage's whole live combinations, computed once and shared
@@ -52,15 +71,63 @@ pub struct SliceTotals {
 #[derive(Clone, Debug, Default)]
 pub struct WholeSums {
     sums: Vec<Option<(u32, Vec<u32>)>>,
+    /// The cages each line crosses (made at the first slice).
+    lines: LineParts,
     /// Per cage, its part's index in the slice being built (`u32::MAX` otherwise).
     slot: Vec<u32>,
-    /// The cages of the slice being built in the order met, with their cell counts.
-    met: Vec<(CageId, usize)>,
-    /// Where each part's positions start, then where they are being filled.
-    start: Vec<usize>,
-    fill: Vec<usize>,
+    /// The cages of the slice being built in the order met, with their cells there.
+    met: Vec<(CageId, CagePositions)>,
     /// The slice's inside sums while they are gathered.
     values: Vec<u32>,
+}
+
+/// A set of positions in a cage's cell order, a bit each (a cage has at most
+/// `MAX_SIZE`² cells).
+type CagePositions = [u64; POSITION_WORDS];
+const POSITION_WORDS: usize = (MAX_SIZE * MAX_SIZE).div_ceil(64);
+
+/// Per line (every region of the layout, in its order), the cages it crosses in
+/// the order met along it, each with the positions of its cells on the line.
+///
+/// A slice's parts are its lines' parts merged: a pass over a few cages per line
+/// instead of over every cell of the slice, with each part's positions coming out
+/// sorted. (A 7×7 grid has 55 slices holding 1 127 cells; on the reference file's
+/// line 332 this took 10 % off its grading's instructions and 9 % off its time.)
+#[derive(Clone, Debug, Default)]
+struct LineParts {
+    parts: Vec<(CageId, CagePositions)>,
+    /// Where each line's parts start in `parts`, and where the last one ends.
+    start: Vec<usize>,
+}
+
+impl LineParts {
+    fn of(layout: &Layout) -> LineParts {
+        let mut lines = LineParts {
+            parts: Vec::new(),
+            start: vec![0],
+        };
+        for region in layout.regions() {
+            let first = lines.parts.len();
+            for cell in &region.cells {
+                let (cage, pos) = layout.cell_cage[cell.index()];
+                let k = match lines.parts[first..].iter().position(|&(c, _)| c == cage) {
+                    Some(k) => first + k,
+                    None => {
+                        lines.parts.push((cage, [0; POSITION_WORDS]));
+                        lines.parts.len() - 1
+                    }
+                };
+                lines.parts[k].1[pos / 64] |= 1 << (pos % 64);
+            }
+            lines.start.push(lines.parts.len());
+        }
+        lines
+    }
+
+    /// The parts of line `region` (an index into [`Layout::regions`]).
+    fn line(&self, region: usize) -> &[(CageId, CagePositions)] {
+        &self.parts[self.start[region]..self.start[region + 1]]
+    }
 }
 
 /// When cages last changed: the current tick and, per cage, the tick of its last
@@ -169,24 +236,30 @@ fn distinct_sums_by(
 impl Memory {
     /// Computes the totals of slice `i`, or refreshes them if a cage of the slice
     /// changed since they were.
-    fn bring_up_to_date(&mut self, i: usize, state: &State, changes: Changes) {
-        match &mut self.totals[i] {
-            Some((tick, t)) => {
-                if !t
-                    .parts
-                    .iter()
-                    .all(|p| changes.unchanged_since(p.cage, *tick))
-                {
+    ///
+    /// Totals that stopped early (see [`Stop`]) stay as they are while their parts'
+    /// cages are unchanged and the stop is the same (it only moves up, with the
+    /// deepest cage-combination level); otherwise they are built again.
+    fn bring_up_to_date(&mut self, i: usize, state: &State, changes: Changes, stop: Stop) {
+        let slot = &mut self.totals[i];
+        if let Some((tick, t)) = slot {
+            let unchanged = t
+                .parts
+                .iter()
+                .all(|p| changes.unchanged_since(p.cage, *tick));
+            match t.stopped_at {
+                None if unchanged => return,
+                None => {
                     t.refresh(state, &mut self.whole, changes, *tick);
                     *tick = changes.clock;
+                    return;
                 }
-            }
-            cached @ None => {
-                let t =
-                    SliceTotals::with_whole_sums(state, self.slices[i], &mut self.whole, changes);
-                *cached = Some((changes.clock, t));
+                Some(u) if unchanged && matches!(stop, Stop::AtUnknowns(v) if v == u) => return,
+                Some(_) => {}
             }
         }
+        let t = SliceTotals::build(state, self.slices[i], &mut self.whole, changes, stop);
+        *slot = Some((changes.clock, t));
     }
 }
 
@@ -196,79 +269,71 @@ impl SliceTotals {
             clock: 0,
             changed_at: &[],
         };
-        SliceTotals::with_whole_sums(state, slice, &mut WholeSums::default(), changes)
+        SliceTotals::build(
+            state,
+            slice,
+            &mut WholeSums::default(),
+            changes,
+            Stop::Never,
+        )
     }
 
     /// As [`SliceTotals::new`], taking whole-cage sums from (and adding them to)
-    /// `whole`, which must belong to the same run; `changes` tells which of its sums
-    /// are out of date.
-    pub fn with_whole_sums(
+    /// `whole`, which must belong to the same run (`changes` tells which of its sums
+    /// are out of date), and stopping as `stop` allows.
+    fn build(
         state: &State,
         slice: Slice,
         whole: &mut WholeSums,
         changes: Changes,
+        stop: Stop,
     ) -> SliceTotals {
         let layout = state.layout();
         let size = state.puzzle().size();
         let n = state.n();
-        let box_region = |b: usize| &layout.regions()[layout.region_index(RegionKind::Box(b))];
-        let cell_at = |line: usize, across: usize| -> CellId {
-            match slice.axis {
-                Axis::Rows => size.cell(line, across),
-                Axis::Cols => size.cell(across, line),
-                Axis::Boxes => box_region(line).cells[across],
-            }
-        };
-        let lines = slice.first..slice.first + slice.count;
-        // Number the cages in the order they are met, and count their cells.
+        if whole.lines.start.is_empty() {
+            whole.lines = LineParts::of(layout);
+        }
         if whole.slot.len() < layout.cage_count() {
             whole.slot.resize(layout.cage_count(), u32::MAX);
         }
+        // The cages in the order met line by line, with their cells in the slice.
         let mut met = std::mem::take(&mut whole.met);
         met.clear();
-        for line in lines.clone() {
-            for across in 0..n {
-                let cage = layout.cell_cage[cell_at(line, across).index()].0;
+        for line in slice.first..slice.first + slice.count {
+            let region = layout.region_index(match slice.axis {
+                Axis::Rows => RegionKind::Row(line),
+                Axis::Cols => RegionKind::Col(line),
+                Axis::Boxes => RegionKind::Box(line),
+            });
+            for &(cage, cells) in whole.lines.line(region) {
                 let slot = &mut whole.slot[cage.index()];
                 if *slot == u32::MAX {
                     *slot = met.len() as u32;
-                    met.push((cage, 0));
+                    met.push((cage, cells));
+                } else {
+                    let have = &mut met[*slot as usize].1;
+                    for (a, b) in have.iter_mut().zip(cells) {
+                        *a |= b;
+                    }
                 }
-                met[*slot as usize].1 += 1;
             }
         }
-        // Each part's positions, contiguous, in met order.
-        let (mut start, mut fill) = (
-            std::mem::take(&mut whole.start),
-            std::mem::take(&mut whole.fill),
-        );
-        start.clear();
-        start.push(0);
-        for &(_, count) in &met {
-            start.push(start.last().copied().unwrap_or(0) + count);
-        }
-        fill.clear();
-        fill.extend_from_slice(&start);
-        let mut positions = vec![0usize; slice.count * n];
-        for line in lines {
-            for across in 0..n {
-                let (cage, pos) = layout.cell_cage[cell_at(line, across).index()];
-                let slot = whole.slot[cage.index()] as usize;
-                positions[fill[slot]] = pos;
-                fill[slot] += 1;
-            }
-        }
+        let mut positions = Vec::with_capacity(slice.count * n);
         let mut parts = Vec::with_capacity(met.len());
         let mut values = std::mem::take(&mut whole.values);
         values.clear();
-        for (slot, &(cage, _)) in met.iter().enumerate() {
+        for &(cage, _) in &met {
             whole.slot[cage.index()] = u32::MAX;
-            let range = start[slot]..start[slot + 1];
-            // Met in reading order along rows already (a cage lists its cells so).
-            let mine = &mut positions[range.clone()];
-            if !mine.is_sorted() {
-                mine.sort_unstable();
+        }
+        let (mut unknown_sums, mut unknown_parities) = (0, 0);
+        let mut stopped_at = None;
+        for &(cage, cells) in &met {
+            let p0 = positions.len();
+            for (w, &word) in cells.iter().enumerate() {
+                positions.extend(bits(word).map(|b| w * 64 + b));
             }
+            let range = p0..positions.len();
             let v0 = values.len();
             let is_whole = range.len() == layout.cage_cells(cage).len();
             if is_whole {
@@ -276,12 +341,21 @@ impl SliceTotals {
             } else {
                 distinct_sums(state, cage, &positions[range.clone()], &mut values);
             }
+            let mine = &values[v0..];
+            unknown_sums += usize::from(mine.len() > 1);
+            unknown_parities += usize::from(mine.iter().any(|v| (v ^ mine[0]) & 1 != 0));
             parts.push(Part {
                 cage,
                 positions: range,
                 values: v0..values.len(),
                 whole: is_whole,
             });
+            if let Stop::AtUnknowns(u) = stop {
+                if unknown_sums >= u && unknown_parities >= 2 {
+                    stopped_at = Some(u);
+                    break;
+                }
+            }
         }
         let totals = SliceTotals {
             slice,
@@ -290,8 +364,9 @@ impl SliceTotals {
             positions,
             // Kept at its size: the buffer grew for the slice, the copy does not.
             values: values.clone(),
+            stopped_at,
         };
-        (whole.met, whole.start, whole.fill, whole.values) = (met, start, fill, values);
+        (whole.met, whole.values) = (met, values);
         totals
     }
 
@@ -398,13 +473,18 @@ impl Technique for RegionTotals {
         let stamp = changes.clock + 1;
         // A deduction that found nothing still does on totals computed no later.
         let skip = |barren: u32, tick: u32| ctx_memos && still_barren(barren, tick);
+        // More unknowns than the last pass allows, and two unknown parities: nothing.
+        let stop = Stop::AtUnknowns(deepest + 2);
         for u_max in 1..=deepest + 1 {
             for i in 0..mem.slices.len() {
                 // The first pass brings each slice it reaches up to date.
                 if u_max == 1 {
-                    mem.bring_up_to_date(i, state, changes);
+                    mem.bring_up_to_date(i, state, changes, stop);
                 }
                 let (tick, t) = mem.totals[i].as_ref().expect("computed in the first pass");
+                if t.stopped_at.is_some() {
+                    continue;
+                }
                 let barren = &mut mem.barren[i];
                 if sums && !skip(barren.sum[u_max], *tick) {
                     if let Some(step) = region_sum::deduce(state, t, u_max) {
@@ -459,7 +539,8 @@ mod tests {
     use crate::{ladder, Grader, Options};
 
     /// The totals kept between steps (refreshed part by part) are the ones computed
-    /// from scratch, at every state of whole gradings that use region sums.
+    /// from scratch, at every state of whole gradings that use region sums; and
+    /// where they stopped early, the deductions find nothing on the whole slice.
     #[test]
     fn kept_totals_match_fresh_ones() {
         let ids = [
@@ -467,7 +548,7 @@ mod tests {
             "6:c_10a_a_6a__a7_aa_b_aa_a_,a21d2s1s3d3a9d2a7a6d2s3m12m30m8m6s1",
             "6:aabab__a_3a_4a3__a_3a__aa_b_4a__a_,d2s2a8d2s2m6s1m6a10d3s2a7a9m12m20s1",
         ];
-        let mut compared = 0;
+        let (mut compared, mut stopped) = (0, 0);
         for id in ids {
             let puzzle = kenken_formats::tatham::read(id).expect("puzzle");
             let grader = Grader::new(&puzzle).expect("grader");
@@ -478,18 +559,29 @@ mod tests {
                     clock: ctx.combos.clock(),
                     changed_at: ctx.combos.changed_at(),
                 };
+                let deepest = ctx.deepest_level();
                 let mem = &mut ctx.totals;
                 for i in 0..mem.slices.len() {
                     if mem.totals[i].is_none() {
                         continue;
                     }
-                    mem.bring_up_to_date(i, &state, changes);
+                    mem.bring_up_to_date(i, &state, changes, Stop::AtUnknowns(deepest + 2));
                     let kept = &mem.totals[i].as_ref().expect("kept").1;
                     let fresh = SliceTotals::new(&state, mem.slices[i]);
+                    assert!(kept.parts.len() <= fresh.parts.len());
                     for (a, b) in kept.parts.iter().zip(&fresh.parts) {
                         assert_eq!(a.cage, b.cage);
                         assert_eq!(kept.positions(a), fresh.positions(b));
                         assert_eq!(kept.values(a), fresh.values(b), "{id} {:?}", mem.slices[i]);
+                    }
+                    if kept.stopped_at.is_some() {
+                        for u_max in 1..=deepest + 1 {
+                            assert_eq!(region_sum::deduce(&state, &fresh, u_max), None);
+                        }
+                        assert_eq!(region_parity::deduce(&state, &fresh), None);
+                        stopped += 1;
+                    } else {
+                        assert_eq!(kept.parts.len(), fresh.parts.len());
                     }
                     compared += 1;
                 }
@@ -502,5 +594,6 @@ mod tests {
             }
         }
         assert!(compared > 100, "only {compared} slices compared");
+        assert!(stopped > 10, "only {stopped} slices stopped early");
     }
 }
