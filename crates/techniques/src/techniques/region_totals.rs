@@ -7,7 +7,9 @@
 //! n = 1..=N; rows, then columns (none for n = N, the whole grid); first line
 //! top/left first; for KenDoku, each box after the single rows and columns. A
 //! slice's totals are computed once and reused by every u_max pass and by later
-//! searches, until a cage of the slice changes.
+//! searches, until a cage of the slice changes; a slice where neither deduction
+//! can find anything is worked out only as far as it takes to know that (see
+//! `Stop`).
 
 use super::cage_combination::MAX_LEVEL;
 use super::{region_parity, region_sum};
