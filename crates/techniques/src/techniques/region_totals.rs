@@ -196,6 +196,12 @@ struct Barren {
     parity: u32,
 }
 
+/// Some(parity) when every one of (at least one) `values` has the same parity.
+fn common_parity(values: &[u32]) -> Option<u32> {
+    let p = values[0] % 2;
+    values.iter().all(|v| v % 2 == p).then_some(p)
+}
+
 /// Appends the distinct sums of the digits at `positions` over the cage's live
 /// combinations to `out`, ascending (through a bit set: sums are at most cells × N).
 fn distinct_sums(state: &State, cage: CageId, positions: &[usize], out: &mut Vec<u32>) {
@@ -345,7 +351,7 @@ impl SliceTotals {
             }
             let mine = &values[v0..];
             unknown_sums += usize::from(mine.len() > 1);
-            unknown_parities += usize::from(mine.iter().any(|v| (v ^ mine[0]) & 1 != 0));
+            unknown_parities += usize::from(common_parity(mine).is_none());
             parts.push(Part {
                 cage,
                 positions: range,
@@ -421,9 +427,7 @@ impl SliceTotals {
 
     /// Some(parity) when every value of the part has the same parity.
     pub fn parity(&self, part: &Part) -> Option<u32> {
-        let values = self.values(part);
-        let p = values[0] % 2;
-        values.iter().all(|v| v % 2 == p).then_some(p)
+        common_parity(self.values(part))
     }
 
     /// Each live combination of the part's cage with the sum of its digits inside
