@@ -336,7 +336,7 @@ fn summarise(puzzles: &[Puzzle], samples: &[Vec<(f64, f64)>]) {
         .iter()
         .map(|s| Some(median(&mut s.iter().map(|x| x.0).collect::<Vec<_>>())))
         .collect();
-    let total = |m: &[Option<f64>]| m.iter().flatten().sum::<f64>() / 1000.0;
+    let total = |m: &[Option<f64>]| m.iter().flatten().fold(0.0, |a, b| a + b) / 1000.0;
     println!(
         "sum of per-puzzle medians: normal speed {:.1} ms, every grading {:.1} ms",
         total(&normal_medians),
