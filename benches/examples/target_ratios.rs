@@ -30,11 +30,12 @@
 //! order (largest grids first, file order within a size): read the game ID, build
 //! the grader, rate mode n, rate mode c; the time of those four is the puzzle's
 //! time, as in `--times`. The allocator and the huge-page setting are the
-//! `grader` binary's. The passes share one process, so these are the puzzles'
-//! steady costs: a batch run also charges a puzzle for cage kinds no earlier
-//! puzzle had (their tables are made and cached then; 11–16 µs on line 332's 7×7,
-//! whose medians here are about a tenth below `batch --times`'), and for the first
-//! touch of memory the heap grows into, wherever that falls. (Passes in fresh
+//! `grader` binary's (its `allocator` module, included). The passes share one
+//! process, so these are the puzzles' steady costs: a batch run also charges a
+//! puzzle for cage kinds no earlier puzzle had (their tables are made and cached
+//! then; 11–16 µs on line 332's 7×7, whose medians here are about a tenth below
+//! `batch --times`'), and for the first touch of memory the heap grows into,
+//! wherever that falls. (Passes in fresh
 //! processes were tried: the heap then grows differently from the binary's, and
 //! page faults fell on 3×3s and 4×4s that never take one in `grader batch`.)
 //!
@@ -204,20 +205,20 @@ fn report(title: &str, puzzles: &[Puzzle], ours_us: &[Option<f64>]) {
         ("over 1 s", 1000.0, f64::INFINITY),
     ];
     for (name, low, high) in bands {
-        let mut ratios: Vec<f64> = rows
+        let mut in_band: Vec<f64> = rows
             .iter()
             .filter(|r| r.0.reference_ms >= low && r.0.reference_ms < high)
             .map(|r| r.2)
             .collect();
-        if ratios.is_empty() {
+        if in_band.is_empty() {
             continue;
         }
-        let n = ratios.len();
-        let good = ratios.iter().filter(|&&r| r >= 100.0).count();
-        let lowest = ratios.iter().copied().fold(f64::INFINITY, f64::min);
+        let n = in_band.len();
+        let good = in_band.iter().filter(|&&r| r >= 100.0).count();
+        let lowest = in_band.iter().copied().fold(f64::INFINITY, f64::min);
         println!(
             "| {name} | {n} | {lowest:.0}x | {:.0}x | {good} |",
-            median(&mut ratios)
+            median(&mut in_band)
         );
     }
     let mut by_ratio: Vec<&(&Puzzle, f64, f64)> = rows.iter().collect();
@@ -267,12 +268,8 @@ fn main() {
             fail(1, &format!("{path}:{}: {e}", p.line));
         }
     }
-    // As the grader binary does (see its `no_huge_pages`).
-    #[cfg(target_os = "linux")]
-    // SAFETY: prctl(PR_SET_THP_DISABLE, 1, 0, 0, 0) only sets a flag of this process.
-    unsafe {
-        libc::prctl(libc::PR_SET_THP_DISABLE, 1, 0, 0, 0);
-    }
+    // As the grader binary does.
+    allocator::no_huge_pages();
     // The batch's order: largest grids first, file order within a size.
     let mut order: Vec<usize> = (0..puzzles.len()).collect();
     order.sort_by_key(|&i| (std::cmp::Reverse(puzzles[i].size), i));

@@ -70,31 +70,13 @@ enum Command {
     Techniques(techniques::TechniquesArgs),
 }
 
-/// Turns transparent huge pages off for this process (Linux).
-///
-/// mimalloc asks for them on its heap, and the first touch of a fresh 2 MiB page
-/// costs from a fifth of a millisecond (zeroing it) to several milliseconds on a
-/// virtual machine, charged to whichever puzzle happens to grow the heap. Measured
-/// on the reference file, 15 runs each: a 9×9 the grader takes 0.16 ms for took
-/// 0.35–5.4 ms with them (5 ms in 5 runs of 15), and 7 puzzles had such spikes
-/// against 1 without; the medians, the whole file's time and the peak memory are
-/// no worse without them. A kernel without the setting (before 3.15) keeps them.
-fn no_huge_pages() {
-    #[cfg(target_os = "linux")]
-    // SAFETY: prctl(PR_SET_THP_DISABLE, 1, 0, 0, 0) only sets a flag of this process;
-    // it reads and writes none of our memory.
-    unsafe {
-        libc::prctl(libc::PR_SET_THP_DISABLE, 1, 0, 0, 0);
-    }
-}
-
 /// mimalloc, asking for plain blocks where their alignment is enough (see
 /// [`allocator`]).
 #[global_allocator]
 static ALLOCATOR: allocator::Mimalloc = allocator::Mimalloc;
 
 fn main() -> ExitCode {
-    no_huge_pages();
+    allocator::no_huge_pages();
     exit::install_panic_hook();
     let cli = Cli::parse();
     let result = match cli.command {
