@@ -66,7 +66,8 @@ fn batch_sample(c: &mut Criterion) {
             b.iter(|| {
                 for &text in &texts {
                     let imported = read_any(black_box(text), None).expect("a reference ID reads");
-                    let grader = Grader::deferred(&imported.puzzle, None).expect("builds a grader");
+                    let grader = Grader::deferred(&imported.puzzle, kenken_model::Limits::new())
+                        .expect("builds a grader");
                     black_box(grader.grade(normal, false));
                     black_box(grader.grade(cc, false));
                 }

@@ -138,7 +138,8 @@ fn grade(id: &str) -> f64 {
     let puzzle = read_any(id, None)
         .expect("the reference file's puzzles read")
         .puzzle;
-    let grader = Grader::deferred_owned(puzzle, None).expect("the reference file's puzzles build");
+    let grader = Grader::deferred_owned(puzzle, kenken_model::Limits::new())
+        .expect("the reference file's puzzles build");
     black_box(grader.rate(Options::default()));
     black_box(grader.rate(Options::cage_combinations_only()));
     started.elapsed().as_secs_f64() * 1e6
@@ -263,7 +264,10 @@ fn main() {
     for p in &puzzles {
         let built = read_any(&p.id, None)
             .map_err(|e| e.to_string())
-            .and_then(|i| Grader::deferred_owned(i.puzzle, None).map_err(|e| e.to_string()));
+            .and_then(|i| {
+                Grader::deferred_owned(i.puzzle, kenken_model::Limits::new())
+                    .map_err(|e| e.to_string())
+            });
         if let Err(e) = built {
             fail(1, &format!("{path}:{}: {e}", p.line));
         }

@@ -17,7 +17,7 @@ use anyhow::Context;
 use clap::{Args, ValueEnum};
 use indicatif::{ProgressBar, ProgressState, ProgressStyle};
 use kenken_formats::{read_any, tatham, Imported};
-use kenken_techniques::{Grader, Options};
+use kenken_techniques::{Grader, Options, Summary};
 use rayon::prelude::*;
 use std::fmt;
 use std::io::{self, BufWriter, IsTerminal, Write};
@@ -297,9 +297,17 @@ fn grade_puzzle(imported: Imported, runs: &Runs) -> Outcome {
     let warning = relaxed_warning(&imported);
     // The runs' deadline bounds the solution count too, which only runs when a run
     // does not solve the puzzle (to tell stuck, ambiguous and impossible apart).
-    let grader = match Grader::deferred_owned(imported.puzzle, runs.deadline()) {
+    let grader = match Grader::deferred_owned(imported.puzzle, runs.limits) {
         Ok(g) => g,
-        Err(e) => return Outcome::Invalid(format!("the puzzle cannot be graded: {e}")),
+        // The tables alone exhaust the limits: every run ends there.
+        Err(why) => {
+            let stopped = |o: Option<Options>| o.map(|_| Summary::stopped_by(why));
+            return Outcome::Graded {
+                normal: stopped(runs.normal),
+                cc: stopped(runs.cc),
+                warning,
+            };
+        }
     };
     let run = |options: Option<Options>| options.map(|o| grader.rate(o));
     // Mode b's two runs are independent: let an idle worker take one, so a slow

@@ -3,15 +3,15 @@
 //! one JSON document (`--json`); or only the next step (`--hint`).
 
 use crate::convert::FromFormat;
-use crate::exit::BAD_INPUT;
 use crate::input::load_puzzle;
 use crate::ladder_args::{LadderArgs, Mode, Runs};
 use crate::report::{grid_rows, grid_text, print, status_explained, step_line, StepJson};
 use clap::Args;
 use kenken_formats::Format;
 use kenken_model::Digit;
+use kenken_model::{Budget, Exhausted};
 use kenken_techniques::search::Verdict;
-use kenken_techniques::{ladder, Context, Grade, Grader, Step};
+use kenken_techniques::{ladder, Context, Grade, Grader, Status, Step};
 use serde::Serialize;
 use std::process::ExitCode;
 
@@ -43,14 +43,15 @@ pub fn run(args: GradeArgs) -> anyhow::Result<ExitCode> {
     };
     // One clock for the whole puzzle: the solution count and the runs.
     let runs = args.ladder.runs().starting_now();
-    let grader = match Grader::with_deadline(&imported.puzzle, runs.deadline()) {
+    let puzzle = input.text.trim();
+    let grader = match Grader::with_limits(&imported.puzzle, runs.limits) {
         Ok(g) => g,
-        Err(e) => {
-            eprintln!("grader grade: error: the puzzle cannot be graded: {e}");
-            return Ok(ExitCode::from(BAD_INPUT));
+        Err(why) => {
+            let size = imported.puzzle.size().get();
+            print(&stopped_before_grading(puzzle, size, why, args.json)?)?;
+            return Ok(ExitCode::SUCCESS);
         }
     };
-    let puzzle = input.text.trim();
     let text = if args.hint {
         hint(&grader, puzzle, &args, &runs)?
     } else {
@@ -77,6 +78,47 @@ struct GradeJson<'a> {
     steps: Vec<StepJson>,
     /// The unique solution, by rows (`null` when there is none or several).
     solution: Option<Vec<Vec<Digit>>>,
+    /// With status `timeout` or `limit`: what stopped the grading.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    stopped: Option<String>,
+}
+
+/// The report of a puzzle whose combination tables alone exhaust the limits.
+fn stopped_before_grading(
+    puzzle: &str,
+    size: usize,
+    why: Exhausted,
+    json: bool,
+) -> anyhow::Result<String> {
+    let status = Status::of(why);
+    if json {
+        return Ok(serde_json::to_string(&GradeJson {
+            puzzle,
+            size,
+            status: status.as_str(),
+            max: 0.0,
+            total: 0.0,
+            depth: 1,
+            cc_depth: None,
+            cc_steps: None,
+            steps: Vec::new(),
+            solution: None,
+            stopped: Some(stopped_text(why)),
+        })?);
+    }
+    Ok(format!(
+        "Max difficulty: 0; total difficulty: 0\nStatus: {} (its combination tables: {})",
+        status.as_str(),
+        why
+    ))
+}
+
+/// What stopped a grading, for reports: the reason and the limit.
+fn stopped_text(why: Exhausted) -> String {
+    match why {
+        Exhausted::Time => "--timeout passed".to_string(),
+        other => other.to_string(),
+    }
 }
 
 /// The whole log (or its JSON document): the steps of mode n's run (mode c's in
@@ -117,6 +159,7 @@ fn log(grader: &Grader, puzzle: &str, args: &GradeArgs, runs: &Runs) -> anyhow::
             cc_steps: cc.map(|g| g.ladder_steps),
             steps: shown.iter().map(|s| StepJson::new(s, size)).collect(),
             solution: grader.solution().map(|s| grid_rows(s, size)),
+            stopped: grade.stopped.map(stopped_text),
         };
         return Ok(serde_json::to_string(&doc)?);
     }
@@ -135,7 +178,12 @@ fn log(grader: &Grader, puzzle: &str, args: &GradeArgs, runs: &Runs) -> anyhow::
             cc.depth, cc.ladder_steps
         ));
     }
-    lines.push(format!("Status: {}", status_explained(grade.status)));
+    lines.push(match grade.stopped {
+        Some(why @ (Exhausted::Memory { .. } | Exhausted::Work { .. })) => {
+            format!("Status: limit ({why}; the ratings are those reached so far)")
+        }
+        _ => format!("Status: {}", status_explained(grade.status)),
+    });
     if !grade.solved() {
         lines.push(format!("Grid reached:\n{}", grid_text(&grade.grid, size)));
     }
@@ -160,26 +208,27 @@ enum Hint {
     Stuck,
     Ambiguous,
     Impossible,
-    /// `--timeout` passed before a step was found (or before the solution count
-    /// was done).
-    TimedOut,
+    /// `--timeout`, the memory or the work limit stopped the search for a step (or
+    /// the solution count).
+    Stopped(Exhausted),
 }
 
 /// The next step from the start (after propagation), or why there is none.
 fn hint(grader: &Grader, puzzle: &str, args: &GradeArgs, runs: &Runs) -> anyhow::Result<String> {
     let size = grader.puzzle().size();
     let (state, _singles) = grader.start();
-    let found = if grader.verdict() == Verdict::Unknown {
-        Hint::TimedOut
+    let found = if let Some(why) = grader.stopped() {
+        Hint::Stopped(why)
     } else if grader.verdict() == Verdict::Impossible {
         Hint::Impossible
     } else if state.is_solved() {
         Hint::Solved
     } else {
-        let mut ctx = Context::new(runs.shown(), grader.layout().cage_count());
+        let budget = Budget::new(runs.limits);
+        let mut ctx = Context::within(runs.shown(), grader.layout().cage_count(), budget);
         match ladder::next_step(&state, &mut ctx) {
             Some(step) => Hint::Next(step),
-            None if ctx.timed_out() => Hint::TimedOut,
+            None if ctx.exhausted().is_some() => Hint::Stopped(ctx.exhausted().expect("checked")),
             None if grader.verdict() == Verdict::Ambiguous => Hint::Ambiguous,
             None => Hint::Stuck,
         }
@@ -203,7 +252,10 @@ fn hint(grader: &Grader, puzzle: &str, args: &GradeArgs, runs: &Runs) -> anyhow:
             "impossible",
             "No hint: the puzzle has no solution.".to_string(),
         ),
-        Hint::TimedOut => ("timeout", "No hint found before --timeout.".to_string()),
+        Hint::Stopped(why) => (
+            Status::of(*why).as_str(),
+            format!("No hint found: {}.", stopped_text(*why)),
+        ),
     };
     if !args.json {
         return Ok(message);

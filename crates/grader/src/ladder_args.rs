@@ -5,6 +5,8 @@
 
 use clap::builder::PossibleValue;
 use clap::{Args, ValueEnum};
+use kenken_model::budget::Bytes;
+use kenken_model::Limits;
 use kenken_techniques::{Options, TechniqueKind};
 use std::sync::LazyLock;
 use std::time::{Duration, Instant};
@@ -40,6 +42,47 @@ pub struct LadderArgs {
     /// runs out of time the status is `timeout`.
     #[arg(long, value_name = "SECONDS", value_parser = parse_timeout)]
     pub timeout: Option<Duration>,
+    /// The most memory one puzzle's grading may hold (its combination tables, the
+    /// solution count's and each run's working tables), e.g. `256M`, `2G`; a
+    /// puzzle that needs more ends with status `limit` and the ratings reached so
+    /// far. A batch holds at most this much per job (`--jobs`), plus a few MiB.
+    #[arg(long, value_name = "SIZE", default_value = "512M", value_parser = parse_size)]
+    pub max_memory: usize,
+    /// The most work one run may do, in elementary checks (a combination tested, a
+    /// footprint compared: a few nanoseconds each); a run that needs more ends with
+    /// status `limit`. The default, 2^34, is under a minute of work; the hardest
+    /// puzzle of the corpus needs under 10^8. So without `--timeout` a
+    /// pathological puzzle still ends, with the same result on every machine.
+    #[arg(long, value_name = "CHECKS", default_value_t = Limits::DEFAULT_WORK)]
+    pub max_work: u64,
+}
+
+/// A byte count: a number with an optional `K`, `M` or `G` suffix (powers of 1024;
+/// `KiB`, `MiB`, `GiB` and `B` also accepted).
+fn parse_size(s: &str) -> Result<usize, String> {
+    let t = s.trim();
+    let digits = t.find(|c: char| !c.is_ascii_digit()).unwrap_or(t.len());
+    let (number, unit) = t.split_at(digits);
+    let shift = match unit.trim().to_ascii_uppercase().as_str() {
+        "" | "B" => 0,
+        "K" | "KB" | "KIB" => 10,
+        "M" | "MB" | "MIB" => 20,
+        "G" | "GB" | "GIB" => 30,
+        _ => return Err(format!("`{s}` is not a size (a number with K, M or G)")),
+    };
+    let number: usize = number
+        .parse()
+        .map_err(|_| format!("`{s}` is not a size (a number with K, M or G)"))?;
+    let bytes = number
+        .checked_mul(1 << shift)
+        .ok_or_else(|| format!("`{s}` is too large"))?;
+    if bytes < 1 << 20 {
+        return Err(format!(
+            "the memory limit must be at least 1M, not {}",
+            Bytes(bytes)
+        ));
+    }
+    Ok(bytes)
 }
 
 /// A positive number of seconds.
@@ -56,7 +99,7 @@ fn parse_timeout(s: &str) -> Result<Duration, String> {
     }
 }
 
-/// The options of the runs a mode asks for.
+/// The options of the runs a mode asks for, and the limits of a puzzle's grading.
 #[derive(Clone, Copy, Debug)]
 pub struct Runs {
     /// Mode n's run (modes n and b).
@@ -65,6 +108,8 @@ pub struct Runs {
     pub cc: Option<Options>,
     /// `--timeout`: see [`Runs::starting_now`].
     pub timeout: Option<Duration>,
+    /// `--max-memory` and `--max-work`, and once started the deadline.
+    pub limits: Limits,
 }
 
 impl LadderArgs {
@@ -83,31 +128,24 @@ impl LadderArgs {
             normal: (self.mode != Mode::C).then(|| with_switches(Options::default())),
             cc: (self.mode != Mode::N).then(|| with_switches(Options::cage_combinations_only())),
             timeout: self.timeout,
+            limits: Limits {
+                deadline: None,
+                memory: self.max_memory,
+                work: self.max_work,
+            },
         }
     }
 }
 
 impl Runs {
-    /// The runs of one puzzle whose clock starts now: with `--timeout`, both runs
-    /// (which may run side by side) share the deadline now + timeout.
+    /// The runs of one puzzle whose clock starts now: with `--timeout`, the whole
+    /// grading (the tables, the solution count and both runs, which may run side by
+    /// side) shares the deadline now + timeout.
     pub fn starting_now(&self) -> Runs {
-        let deadline = self.timeout.map(|t| Instant::now() + t);
-        let with_deadline = |o: Option<Options>| {
-            o.map(|mut o| {
-                o.deadline = deadline;
-                o
-            })
-        };
         Runs {
-            normal: with_deadline(self.normal),
-            cc: with_deadline(self.cc),
-            timeout: self.timeout,
+            limits: self.limits.until(self.timeout.map(|t| Instant::now() + t)),
+            ..*self
         }
-    }
-
-    /// The runs' deadline (set by [`Runs::starting_now`] with `--timeout`).
-    pub fn deadline(&self) -> Option<Instant> {
-        self.normal.or(self.cc).and_then(|o| o.deadline)
     }
 
     /// The run whose steps a one-puzzle report shows: mode n's, or mode c's in

@@ -100,6 +100,7 @@ pub fn status_explained(status: Status) -> &'static str {
         Status::TimedOut => {
             "timeout (--timeout passed first; the ratings are those reached so far)"
         }
+        Status::Limit => "limit (the memory or work limit was reached first; the ratings are those reached so far)",
     }
 }
 

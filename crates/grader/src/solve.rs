@@ -3,7 +3,7 @@
 //! `impossible`. Exit code 0 when unique, 3 otherwise.
 
 use crate::convert::FromFormat;
-use crate::exit::{BAD_INPUT, NOT_UNIQUE};
+use crate::exit::NOT_UNIQUE;
 use crate::input::load_puzzle;
 use crate::report::{grid_rows, grid_text};
 use clap::Args;
@@ -40,20 +40,14 @@ pub fn run(args: SolveArgs) -> anyhow::Result<ExitCode> {
         Ok(loaded) => loaded,
         Err(code) => return Ok(code),
     };
-    let outcome = match search::solve(&imported.puzzle) {
-        Ok(o) => o,
-        Err(e) => {
-            eprintln!("grader solve: error: the puzzle cannot be solved: {e}");
-            return Ok(ExitCode::from(BAD_INPUT));
-        }
-    };
+    let outcome = search::solve(&imported.puzzle);
     let size = imported.puzzle.size();
     let verdict = match outcome.verdict {
         Verdict::Unique => "unique",
         Verdict::Ambiguous => "ambiguous",
         Verdict::Impossible => "impossible",
-        // Only a search given a deadline stops early; this one has none.
-        Verdict::Unknown => "unknown",
+        // The default memory or work limit stopped the search.
+        Verdict::Unknown => "limit",
     };
     let text = if args.json {
         serde_json::to_string(&SolveJson {
@@ -68,8 +62,13 @@ pub fn run(args: SolveArgs) -> anyhow::Result<ExitCode> {
                 "{}\nambiguous (more than one solution; this is one of them)",
                 grid_text(s, size)
             ),
-            Some(s) => format!("{}\n{verdict}", grid_text(s, size)),
-            None => format!("{verdict} (the puzzle has no solution)"),
+            Some(s) if outcome.verdict == Verdict::Unique => {
+                format!("{}\n{verdict}", grid_text(s, size))
+            }
+            _ => match outcome.stopped {
+                Some(why) => format!("{verdict} (the search stopped: {why})"),
+                None => format!("{verdict} (the puzzle has no solution)"),
+            },
         }
     };
     crate::report::print(&text)?;

@@ -1,15 +1,9 @@
-use crate::{CageId, Digit, Digits, ModelError, Op, Puzzle, MAX_SIZE};
+use crate::budget::{Budget, Exhausted, Limits};
+use crate::{CageId, Digit, Digits, Op, Puzzle, MAX_SIZE};
 use bitvec::vec::BitVec;
 
-/// The most assignments one cage may have. Tatham's cages (at most 6 cells, 9×9) stay
-/// far below; the bound keeps a pathological imported cage (a 10-cell sum on 16×16)
-/// from exhausting memory, and is reported as a typed error.
-pub const MAX_COMBINATIONS_PER_CAGE: usize = 1 << 20;
-
-/// Search nodes allowed while enumerating one cage, for the same reason (a node
-/// is a visit to a cage cell given the digits before it; the last cell's digits
-/// are not counted one by one).
-const MAX_ENUMERATION_NODES: u64 = 1 << 27;
+/// Search nodes between two charges to the budget (work spent, table bytes held).
+const CHARGE_EVERY: u64 = 1 << 12;
 
 /// Every assignment of digits to a cage's cells (in the cage's cell order) that
 /// satisfies its clue, without repeating a digit in two cells that share a row,
@@ -37,7 +31,23 @@ impl Combinations {
     /// first digit of a two-cell `−` or `÷` allows. Only `−` and `÷` on other cage
     /// sizes check the clue on each complete assignment ([`Op::holds`]). Nothing
     /// is allocated but the table itself.
-    pub fn enumerate(puzzle: &Puzzle, id: CageId) -> Result<Combinations, ModelError> {
+    ///
+    /// Bounded by the default [`Limits`] (a cage whose table would take more than
+    /// 512 MiB, such as a whole-row sum on 16×16, is refused); see
+    /// [`Combinations::enumerate_within`].
+    pub fn enumerate(puzzle: &Puzzle, id: CageId) -> Result<Combinations, Exhausted> {
+        Combinations::enumerate_within(puzzle, id, &mut Budget::new(Limits::new()))
+    }
+
+    /// [`Combinations::enumerate`] spending its work on `budget` (a unit per search
+    /// node) and reserving the table's bytes there as it grows (kept reserved when
+    /// it succeeds: the caller holds the table). Fails as soon as the budget is
+    /// exhausted, holding nothing more.
+    pub fn enumerate_within(
+        puzzle: &Puzzle,
+        id: CageId,
+        budget: &mut Budget,
+    ) -> Result<Combinations, Exhausted> {
         let cage = puzzle.cage(id);
         let size = puzzle.size();
         let n = size.get();
@@ -71,21 +81,21 @@ impl Combinations {
             houses: &houses[..width],
             used: [0; 3 * MAX_SIZE],
             current: [0; MAX_CAGE_CELLS],
-            // Room for the usual cage (a two-cell cage has at most 2N rows) so
-            // that the table rarely grows.
-            out: Vec::with_capacity(width * 32),
+            // Grown (and charged) at the first row.
+            out: Vec::new(),
             found: 0,
             nodes: 0,
-            overflow: false,
+            charged_nodes: 0,
+            budget,
+            held: 0,
+            stopped: None,
         };
         e.run();
-        if e.overflow {
-            return Err(ModelError::TooManyCombinations {
-                cage: id.index(),
-                op: cage.op,
-                clue: cage.clue,
-                limit: MAX_COMBINATIONS_PER_CAGE,
-            });
+        e.charge();
+        let held = e.held;
+        if let Some(why) = e.stopped {
+            e.budget.release(held);
+            return Err(why);
         }
         Ok(Combinations {
             width,
@@ -260,7 +270,13 @@ struct Enumerator<'a> {
     out: Vec<Digit>,
     found: usize,
     nodes: u64,
-    overflow: bool,
+    /// The nodes already spent on the budget.
+    charged_nodes: u64,
+    budget: &'a mut Budget,
+    /// The bytes reserved on the budget for the table so far.
+    held: usize,
+    /// Why the enumeration stopped early.
+    stopped: Option<Exhausted>,
 }
 
 impl Enumerator<'_> {
@@ -280,14 +296,41 @@ impl Enumerator<'_> {
     }
 
     /// Counts a node (a cage cell visited with the digits before it placed);
-    /// false once the cage has cost too many.
+    /// false once the budget is exhausted.
     #[inline(always)]
     fn visit(&mut self) -> bool {
         self.nodes += 1;
-        if self.nodes > MAX_ENUMERATION_NODES {
-            self.overflow = true;
+        if self.nodes.is_multiple_of(CHARGE_EVERY) {
+            self.charge();
         }
-        !self.overflow
+        self.stopped.is_none()
+    }
+
+    /// Charges the nodes visited since the last charge.
+    #[cold]
+    fn charge(&mut self) {
+        let nodes = self.nodes - self.charged_nodes;
+        self.charged_nodes = self.nodes;
+        if let Err(why) = self.budget.spend(nodes) {
+            self.stopped.get_or_insert(why);
+        }
+    }
+
+    /// Makes room for more rows in the table, reserving the bytes first (the rows
+    /// and the table's live bits); false when the budget refuses them.
+    #[cold]
+    fn grow(&mut self, width: usize) -> bool {
+        let capacity = (2 * self.out.capacity())
+            .max(self.out.len() + width)
+            .max(32 * width);
+        let bytes = capacity + (capacity / width).div_ceil(8);
+        if let Err(why) = self.budget.reserve(bytes.saturating_sub(self.held)) {
+            self.stopped.get_or_insert(why);
+            return false;
+        }
+        self.held = self.held.max(bytes);
+        self.out.reserve_exact(capacity - self.out.len());
+        true
     }
 
     /// The digits cage cell `pos` may take given the cells placed before it.
@@ -328,7 +371,7 @@ impl Enumerator<'_> {
             self.used[row] &= !bit;
             self.used[col] &= !bit;
             self.used[bx] &= !bit;
-            if self.overflow {
+            if self.stopped.is_some() {
                 return;
             }
         }
@@ -356,7 +399,7 @@ impl Enumerator<'_> {
             let first = if pos == 0 { d } else { first };
             let digits = free & rule.last_digits(rule.rest_after(rest, d), first);
             self.leaves(rule, last, digits);
-            if self.overflow {
+            if self.stopped.is_some() {
                 return;
             }
         }
@@ -370,24 +413,22 @@ impl Enumerator<'_> {
             let bit = digits & digits.wrapping_neg();
             digits ^= bit;
             self.current[pos] = bit.trailing_zeros() as Digit + 1;
-            let row = &self.current[..rule.width];
-            if rule.checks_rows() && !rule.op.holds(row, rule.clue) {
+            if rule.checks_rows() && !rule.op.holds(&self.current[..rule.width], rule.clue) {
                 continue;
             }
-            if self.found >= MAX_COMBINATIONS_PER_CAGE {
-                self.overflow = true;
+            if self.out.len() + rule.width > self.out.capacity() && !self.grow(rule.width) {
                 return;
             }
             self.found += 1;
-            self.out.extend_from_slice(row);
+            self.out.extend_from_slice(&self.current[..rule.width]);
         }
     }
 }
 
 #[cfg(test)]
 mod tests {
-    use super::MAX_COMBINATIONS_PER_CAGE;
-    use crate::{Cage, CellId, Digit, ModelError, Op, Puzzle, Size};
+    use crate::budget::{Budget, Exhausted, Limits};
+    use crate::{Cage, CellId, Combinations, Digit, Op, Puzzle, Size};
 
     fn single_cage(n: usize, cells: &[(usize, usize)], op: Op, clue: u64) -> Vec<Vec<u8>> {
         let s = Size::new(n).unwrap();
@@ -566,19 +607,31 @@ mod tests {
     }
 
     #[test]
-    fn a_cage_too_large_to_enumerate_is_an_error() {
+    fn a_cage_too_large_for_the_budget_is_refused() {
         // 2×5 cells of a 16×16 adding to the middle: tens of millions of rows.
         let shape: Vec<_> = (0..2).flat_map(|r| (0..5).map(move |c| (r, c))).collect();
         let (p, cells) = puzzle_with(16, None, &shape, Op::Add, 85);
         let id = p.cage_of(cells[0]);
-        match p.combinations(id) {
-            Err(ModelError::TooManyCombinations {
-                cage, clue, limit, ..
-            }) => {
-                assert_eq!((cage, clue), (id.index(), 85));
-                assert_eq!(limit, MAX_COMBINATIONS_PER_CAGE);
-            }
-            other => panic!("expected TooManyCombinations, got {other:?}"),
-        }
+        let mut budget = Budget::new(Limits::new().with_memory(16 << 20));
+        let refused = Combinations::enumerate_within(&p, id, &mut budget);
+        assert_eq!(refused, Err(Exhausted::Memory { limit: 16 << 20 }));
+        // Nothing stays reserved for a table that was not made.
+        assert_eq!(budget.held(), 0);
+        let mut budget = Budget::new(Limits {
+            work: 1 << 20,
+            ..Limits::new()
+        });
+        let refused = Combinations::enumerate_within(&p, id, &mut budget);
+        assert_eq!(refused, Err(Exhausted::Work { limit: 1 << 20 }));
+    }
+
+    #[test]
+    fn a_table_keeps_its_bytes_reserved() {
+        let (p, cells) = puzzle_with(9, None, &[(0, 0), (0, 1), (0, 2)], Op::Add, 12);
+        let id = p.cage_of(cells[0]);
+        let mut budget = Budget::unlimited();
+        let t = Combinations::enumerate_within(&p, id, &mut budget).unwrap();
+        assert!(budget.held() >= t.len() * 3, "{} bytes", budget.held());
+        assert!(budget.spent() > 0);
     }
 }

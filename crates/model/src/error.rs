@@ -18,13 +18,6 @@ pub enum ModelError {
     CageNotConnected { cage: usize, cell: String },
     #[error("cage {cage}: a given ({op}) must have exactly one cell, not {cells}")]
     GivenWithSeveralCells { cage: usize, op: Op, cells: usize },
-    #[error("cage {cage}: its clue {clue}{op} has more than {limit} digit assignments; the cage is too large to enumerate")]
-    TooManyCombinations {
-        cage: usize,
-        op: Op,
-        clue: u64,
-        limit: usize,
-    },
     #[error("boxes of {rows}x{cols} do not tile a {size}x{size} grid")]
     BadBoxShape {
         rows: usize,

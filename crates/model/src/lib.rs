@@ -7,7 +7,10 @@
 //!   into edge-connected pieces.
 //! * [`Combinations`]: every assignment of digits to a cage's cells that satisfies
 //!   its clue, with a `bitvec` liveness set so solvers can strike them off.
+//! * [`Budget`]: the deadline, work and memory bounds every computation over a
+//!   puzzle runs within.
 
+pub mod budget;
 mod cage;
 mod combinations;
 mod digits;
@@ -15,8 +18,9 @@ mod error;
 mod grid;
 mod puzzle;
 
+pub use budget::{Budget, Exhausted, Limits};
 pub use cage::{Cage, Op};
-pub use combinations::{Combinations, MAX_COMBINATIONS_PER_CAGE};
+pub use combinations::Combinations;
 pub use digits::{Digit, Digits, DigitsIter};
 pub use error::ModelError;
 pub use grid::{CageId, CellId, Region, RegionKind, Size, MAX_SIZE, MIN_SIZE};

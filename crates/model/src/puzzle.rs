@@ -1,4 +1,6 @@
-use crate::{Cage, CageId, CellId, Combinations, ModelError, Op, Region, RegionKind, Size};
+use crate::{
+    Cage, CageId, CellId, Combinations, Exhausted, ModelError, Op, Region, RegionKind, Size,
+};
 
 /// A validated puzzle: its cages partition the grid and each is edge-connected.
 ///
@@ -183,7 +185,7 @@ impl Puzzle {
     }
 
     /// The initial combination table of a cage (see [`Combinations`]).
-    pub fn combinations(&self, id: CageId) -> Result<Combinations, ModelError> {
+    pub fn combinations(&self, id: CageId) -> Result<Combinations, Exhausted> {
         Combinations::enumerate(self, id)
     }
 }

@@ -31,7 +31,7 @@ fn main() {
         let puzzle = common::tatham(p);
         let t = Instant::now();
         // As `grader batch` builds it: the solution count only if a run is stuck.
-        let g = Grader::deferred(&puzzle, None).unwrap();
+        let g = Grader::deferred(&puzzle, kenken_model::Limits::new()).unwrap();
         let t1 = Instant::now();
         let _n = g.grade(Options::default(), false);
         let t2 = Instant::now();

@@ -2,11 +2,11 @@
 //! apply it and propagate again, until the grid is solved or nothing applies.
 
 use crate::search::{self, Verdict};
+use crate::state::Halt;
 use crate::{ladder, Context, Layout, Options, Rating, State, Step};
-use kenken_model::{CageId, Digit, ModelError, Puzzle};
+use kenken_model::{Budget, CageId, Digit, Exhausted, Limits, Puzzle};
 use std::fmt;
 use std::sync::{Arc, OnceLock};
-use std::time::Instant;
 
 /// How a grading run ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -20,9 +20,11 @@ pub enum Status {
     /// The puzzle has several solutions (so the ladder, which only removes what no
     /// solution uses, gets stuck).
     Ambiguous,
-    /// The deadline passed first (the options' or, before any step, the
-    /// [`Grader::with_deadline`] one); the ratings are those reached so far.
+    /// The deadline passed first; the ratings are those reached so far.
     TimedOut,
+    /// The memory or work limit was reached first (see [`Grade::stopped`]); the
+    /// ratings are those reached so far.
+    Limit,
 }
 
 impl Status {
@@ -33,6 +35,15 @@ impl Status {
             Status::Impossible => "impossible",
             Status::Ambiguous => "ambiguous",
             Status::TimedOut => "timeout",
+            Status::Limit => "limit",
+        }
+    }
+
+    /// The status of a run its budget stopped.
+    pub fn of(why: Exhausted) -> Status {
+        match why {
+            Exhausted::Time => Status::TimedOut,
+            Exhausted::Memory { .. } | Exhausted::Work { .. } => Status::Limit,
         }
     }
 }
@@ -65,6 +76,8 @@ pub struct Grade {
     /// was asked for and the puzzle has a unique solution). Always `None` unless a
     /// technique is unsound.
     pub unsound_step: Option<usize>,
+    /// Why the run stopped early ([`Status::TimedOut`], [`Status::Limit`]).
+    pub stopped: Option<Exhausted>,
 }
 
 impl Grade {
@@ -80,6 +93,7 @@ impl Grade {
             total: self.total,
             ladder_steps: self.ladder_steps,
             depth: self.depth,
+            stopped: self.stopped,
         }
     }
 }
@@ -88,21 +102,29 @@ impl Grade {
 /// search's verdict, shared by every mode's run.
 ///
 /// The verdict is computed when the grader is built ([`Grader::new`],
-/// [`Grader::with_deadline`]) or, for [`Grader::deferred`], only when something needs
+/// [`Grader::with_limits`]) or, for [`Grader::deferred`], only when something needs
 /// it: a run that gets stuck (to tell stuck, ambiguous and impossible apart), a run
 /// that checks its steps, or a call of [`Grader::verdict`] or [`Grader::solution`].
 /// A run that solves the puzzle settles it without a search: every step removes only
 /// what no solution uses, so a grid solved that way is the only solution.
 ///
-/// When the search was cut short by the grader's deadline, the verdict is
-/// [`Verdict::Unknown`] and every run then ends with [`Status::TimedOut`].
+/// Everything is bounded by the grader's [`Limits`]: the layout's tables are
+/// reserved on its memory limit when it is built; what is left is shared in three
+/// equal parts by the solution count and two runs (modes n and c, which may run
+/// side by side), each with the whole deadline and work limit. So a grading holds
+/// at most the memory limit (besides a per-thread cache of small tables), however
+/// the runs are scheduled, and its results do not depend on the schedule. When the
+/// solution count was cut short, the verdict is [`Verdict::Unknown`] and every run
+/// then ends with the status of what stopped it.
 #[derive(Clone, Debug)]
 pub struct Grader {
     layout: Arc<Layout>,
     /// The solution count, once known.
     count: OnceLock<Count>,
-    /// When the solution count gives up.
-    deadline: Option<Instant>,
+    /// The limits of the whole grading.
+    limits: Limits,
+    /// The memory each run and the solution count may hold.
+    share: usize,
     /// The propagated starting state (None when propagation alone finds a
     /// contradiction), shared by every run.
     start: Option<State>,
@@ -117,56 +139,69 @@ pub struct Grader {
 struct Count {
     verdict: Verdict,
     solution: Option<Vec<Digit>>,
+    /// Why the count was cut short ([`Verdict::Unknown`]).
+    stopped: Option<Exhausted>,
 }
 
 impl Grader {
-    /// Builds the combination tables and counts solutions (up to 2), however long
-    /// that takes.
-    pub fn new(puzzle: &Puzzle) -> Result<Grader, ModelError> {
-        Grader::with_deadline(puzzle, None)
+    /// Builds the combination tables and counts solutions (up to 2), within the
+    /// default [`Limits`] (no deadline).
+    pub fn new(puzzle: &Puzzle) -> Result<Grader, Exhausted> {
+        Grader::with_limits(puzzle, Limits::new())
     }
 
-    /// [`Grader::new`] whose solution count gives up once `deadline` has passed
-    /// (see [`search::count_solutions_with_deadline`]): the verdict is then
-    /// [`Verdict::Unknown`], [`Grader::solution`] is `None` and [`Grader::grade`]
-    /// ends at once with [`Status::TimedOut`]. Pass the runs' own deadline
-    /// ([`Options::deadline`]) to bound the whole puzzle.
-    pub fn with_deadline(puzzle: &Puzzle, deadline: Option<Instant>) -> Result<Grader, ModelError> {
-        let grader = Grader::deferred(puzzle, deadline)?;
+    /// [`Grader::new`] within `limits`: fails when the combination tables alone do
+    /// not fit them; a solution count cut short leaves the verdict
+    /// [`Verdict::Unknown`], [`Grader::solution`] `None`, and [`Grader::grade`] ends
+    /// at once with the status of what stopped it.
+    pub fn with_limits(puzzle: &Puzzle, limits: Limits) -> Result<Grader, Exhausted> {
+        let grader = Grader::deferred(puzzle, limits)?;
         grader.count();
         Ok(grader)
     }
 
     /// A grader whose solution count waits until something needs it (see
-    /// [`Grader`]), and then gives up once `deadline` has passed. Grading gives the
-    /// same results as with [`Grader::with_deadline`], but a puzzle the ladder
-    /// solves is never searched: what a batch of ratings wants, where most puzzles
-    /// are solved and the search would be a fifth of a small puzzle's time.
+    /// [`Grader`]). Grading gives the same results as with [`Grader::with_limits`],
+    /// but a puzzle the ladder solves is never searched: what a batch of ratings
+    /// wants, where most puzzles are solved and the search would be a fifth of a
+    /// small puzzle's time.
     ///
-    /// One difference with a deadline: a grader built by [`Grader::with_deadline`]
+    /// One difference with a deadline: a grader built by [`Grader::with_limits`]
     /// after the deadline has passed knows at once that its verdict is unknown and
-    /// ends every run before its first step; a deferred one still runs the ladder,
-    /// which ends at the runs' own deadline ([`Options::deadline`]).
-    pub fn deferred(puzzle: &Puzzle, deadline: Option<Instant>) -> Result<Grader, ModelError> {
-        Grader::deferred_owned(puzzle.clone(), deadline)
+    /// ends every run before its first step; a deferred one still starts the
+    /// ladder, which ends at its first look at the clock.
+    pub fn deferred(puzzle: &Puzzle, limits: Limits) -> Result<Grader, Exhausted> {
+        Grader::deferred_owned(puzzle.clone(), limits)
     }
 
     /// [`Grader::deferred`] keeping the puzzle itself instead of a copy (a batch
     /// reads each puzzle to grade it once).
-    pub fn deferred_owned(puzzle: Puzzle, deadline: Option<Instant>) -> Result<Grader, ModelError> {
-        let layout = Arc::new(Layout::from_puzzle(puzzle)?);
+    pub fn deferred_owned(puzzle: Puzzle, limits: Limits) -> Result<Grader, Exhausted> {
+        let mut budget = Budget::new(limits);
+        let layout = Arc::new(Layout::build(puzzle, &mut budget)?);
         let mut state = State::unfiltered(Arc::clone(&layout));
-        let start = state.propagate_quietly().ok().map(|()| {
-            state.forget_changed_cages();
-            state
-        });
+        let start = match state.propagate_within(&mut budget, None) {
+            Ok(()) => {
+                state.forget_changed_cages();
+                Some(state)
+            }
+            Err(Halt::Contradiction(_)) => None,
+            Err(Halt::Exhausted(why)) => return Err(why),
+        };
         Ok(Grader {
+            share: budget.memory_left() / 3,
             layout,
             count: OnceLock::new(),
-            deadline,
+            limits,
             start,
             start_singles: OnceLock::new(),
         })
+    }
+
+    /// A budget of the grading's limits with one share of its memory (for a run or
+    /// the solution count).
+    fn budget(&self) -> Budget {
+        Budget::new(self.limits.with_memory(self.share))
     }
 
     /// The solution count, searched for on first use.
@@ -174,11 +209,17 @@ impl Grader {
         self.count.get_or_init(|| {
             let tables: Vec<&kenken_model::Combinations> =
                 self.layout.tables.iter().map(|t| &t.combos).collect();
-            let outcome =
-                search::count_in_tables(self.layout.puzzle(), &tables, None, 2, self.deadline);
+            let outcome = search::count_solutions_within(
+                self.layout.puzzle(),
+                &tables,
+                None,
+                2,
+                &mut self.budget(),
+            );
             Count {
                 verdict: outcome.verdict,
                 solution: outcome.solution,
+                stopped: outcome.stopped,
             }
         })
     }
@@ -194,6 +235,12 @@ impl Grader {
     /// How many solutions the puzzle has (searched for now if not yet known).
     pub fn verdict(&self) -> Verdict {
         self.count().verdict
+    }
+
+    /// Why the solution count was cut short, if it was (searched for now if not yet
+    /// known).
+    pub fn stopped(&self) -> Option<Exhausted> {
+        self.count().stopped
     }
 
     /// The solution when it is unique (searched for now if not yet known).
@@ -231,9 +278,9 @@ impl Grader {
     /// solution and the first one that removes it is reported in
     /// [`Grade::unsound_step`].
     ///
-    /// When the verdict is known to be [`Verdict::Unknown`] (the solution count ran
-    /// out of time), ends at once with [`Status::TimedOut`]: ratings 0, the
-    /// propagated start's singles and grid.
+    /// When the solution count was cut short (the verdict is [`Verdict::Unknown`]),
+    /// ends at once with the status of what stopped it: ratings 0, the propagated
+    /// start's singles and grid.
     pub fn grade(&self, options: Options, check: bool) -> Grade {
         // Room for every cell's single and some ladder steps: the log rarely grows.
         let mut steps = Vec::with_capacity(2 * self.layout.puzzle().size().cell_count());
@@ -250,6 +297,7 @@ impl Grader {
             grid: state.grid(),
             steps,
             unsound_step,
+            stopped: summary.stopped,
         }
     }
 
@@ -269,7 +317,7 @@ impl Grader {
         check: bool,
         mut log: Option<&mut Vec<Step>>,
     ) -> (Summary, State, Option<usize>) {
-        let mut ctx = Context::new(options, self.layout.cage_count());
+        let mut ctx = Context::within(options, self.layout.cage_count(), self.budget());
         if log.is_none() && !check {
             ctx = ctx.quiet();
         }
@@ -278,36 +326,36 @@ impl Grader {
         } else {
             None
         };
-        // No verdict to end a run with: the deadline is as good as passed.
-        let out_of_time = self
-            .count
-            .get()
-            .is_some_and(|c| c.verdict == Verdict::Unknown);
+        // No verdict to end a run with: what stopped the count stops the run.
+        let count_stopped = self.count.get().and_then(|c| c.stopped);
         let mut summary = Summary {
             status: Status::Stuck,
             max: Rating::ZERO,
             total: Rating::ZERO,
             ladder_steps: 0,
             depth: 1,
+            stopped: count_stopped,
         };
         let mut unsound_step = None;
         // Room for every cage: the list of changed cages never reallocates.
         let mut changed = Vec::with_capacity(self.layout.cage_count());
         let (mut state, mut status) = match &self.start {
-            Some(state) => (state.clone(), out_of_time.then_some(Status::TimedOut)),
+            Some(state) => (state.clone(), count_stopped.map(Status::of)),
             None => {
                 // Propagation fails: report the grid where it stopped.
                 let mut state = State::from_layout(Arc::clone(&self.layout));
                 let _ = state.propagate_quietly();
-                let status = if out_of_time {
-                    Status::TimedOut
-                } else {
-                    // A contradiction found by propagation alone proves it.
-                    let _ = self.count.set(Count {
-                        verdict: Verdict::Impossible,
-                        solution: None,
-                    });
-                    Status::Impossible
+                let status = match count_stopped {
+                    Some(why) => Status::of(why),
+                    None => {
+                        // A contradiction found by propagation alone proves it.
+                        let _ = self.count.set(Count {
+                            verdict: Verdict::Impossible,
+                            solution: None,
+                            stopped: None,
+                        });
+                        Status::Impossible
+                    }
                 };
                 (state, Some(status))
             }
@@ -320,19 +368,27 @@ impl Grader {
                     let _ = self.count.set(Count {
                         verdict: Verdict::Unique,
                         solution: Some(state.grid()),
+                        stopped: None,
                     });
                 }
                 status = Some(Status::Solved);
                 break;
             }
             let Some(step) = ladder::next_step(&state, &mut ctx) else {
-                status = Some(match self.count().verdict {
-                    _ if ctx.timed_out() => Status::TimedOut,
+                if let Some(why) = ctx.exhausted() {
+                    summary.stopped = Some(why);
+                    status = Some(Status::of(why));
+                    break;
+                }
+                let count = self.count();
+                status = Some(match count.verdict {
                     Verdict::Impossible => Status::Impossible,
                     Verdict::Ambiguous => Status::Ambiguous,
                     Verdict::Unique => Status::Stuck,
-                    // The count gave up at the grader's deadline.
-                    Verdict::Unknown => Status::TimedOut,
+                    Verdict::Unknown => {
+                        summary.stopped = count.stopped;
+                        count.stopped.map_or(Status::TimedOut, Status::of)
+                    }
                 });
                 break;
             };
@@ -341,20 +397,31 @@ impl Grader {
             let index = log.as_deref().map_or(0, Vec::len);
             let propagated = match log.as_deref_mut() {
                 Some(steps) => {
+                    if let Err(why) = ctx.budget.reserve(step.bytes()) {
+                        summary.stopped = Some(why);
+                        status = Some(Status::of(why));
+                        break;
+                    }
                     steps.push(step);
                     let logged = steps.len();
-                    let propagated = state.propagate_into(steps);
+                    let propagated = state.propagate_within(&mut ctx.budget, Some(steps));
                     if propagated.is_err() {
-                        // The log shows the step that led to the contradiction, not
-                        // the singles placed on the way to it.
+                        // The log shows the step that led to the contradiction (or
+                        // to the end of the budget), not the singles placed on the
+                        // way to it.
                         steps.truncate(logged);
                     }
                     propagated
                 }
-                None => state.propagate_quietly(),
+                None => state.propagate_within(&mut ctx.budget, None),
             };
-            if propagated.is_err() {
-                status = Some(Status::Impossible);
+            match propagated {
+                Ok(()) => {}
+                Err(Halt::Contradiction(_)) => status = Some(Status::Impossible),
+                Err(Halt::Exhausted(why)) => {
+                    summary.stopped = Some(why);
+                    status = Some(Status::of(why));
+                }
             }
             if unsound_step.is_none() {
                 if let Some(t) = &truth {
@@ -384,9 +451,24 @@ pub struct Summary {
     pub ladder_steps: usize,
     /// The largest number of cages combined by a cage-combination step (1 if none).
     pub depth: usize,
+    /// Why the run stopped early ([`Status::TimedOut`], [`Status::Limit`]).
+    pub stopped: Option<Exhausted>,
 }
 
 impl Summary {
+    /// The summary of a run that could not start: the puzzle's tables alone
+    /// exhausted the budget.
+    pub fn stopped_by(why: Exhausted) -> Summary {
+        Summary {
+            status: Status::of(why),
+            max: Rating::ZERO,
+            total: Rating::ZERO,
+            ladder_steps: 0,
+            depth: 1,
+            stopped: Some(why),
+        }
+    }
+
     /// Counts a ladder step.
     fn count(&mut self, step: &Step) {
         debug_assert!(!step.is_propagation(), "the ladder finds no naked singles");

@@ -39,10 +39,10 @@ pub static LADDER: &[Rung] = &[
 
 /// Finds the next step of the ladder on a propagated state.
 ///
-/// Finds nothing once the options' deadline has passed ([`Context::timed_out`] then
-/// says so).
+/// Finds nothing once the run's budget is exhausted ([`Context::exhausted`] then
+/// says why).
 pub fn next_step(state: &State, ctx: &mut Context) -> Option<Step> {
-    if ctx.out_of_time() {
+    if ctx.budget.check().is_err() {
         return None;
     }
     for (rung, kinds) in LADDER.iter().zip(rung_kinds()) {
@@ -64,7 +64,7 @@ pub fn next_step(state: &State, ctx: &mut Context) -> Option<Step> {
                     if let Some(step) = t.find(state, ctx, size) {
                         return Some(step);
                     }
-                    if ctx.timed_out {
+                    if ctx.budget.exhausted().is_some() {
                         return None;
                     }
                 }

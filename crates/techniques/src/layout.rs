@@ -4,7 +4,9 @@
 
 use crate::geometry::Geometry;
 use crate::table_cache::{self, CageTable};
-use kenken_model::{CageId, CellId, Combinations, Digit, ModelError, Puzzle, Region, RegionKind};
+use kenken_model::{
+    Budget, CageId, CellId, Combinations, Digit, Exhausted, Limits, Puzzle, Region, RegionKind,
+};
 use std::sync::Arc;
 
 /// Static, shared facts about a puzzle that the techniques look up in their loops.
@@ -41,21 +43,28 @@ pub struct Layout {
     initial_live: Vec<usize>,
 }
 
+/// The states of a puzzle alive at once that a layout answers for: the grader's
+/// start and one per run, with one to spare (each holds a live bit per combination).
+const STATES_PER_LAYOUT: usize = 4;
+
 impl Layout {
-    /// Builds the layout, enumerating every cage's combinations.
-    pub fn new(puzzle: &Puzzle) -> Result<Layout, ModelError> {
-        Layout::from_puzzle(puzzle.clone())
+    /// Builds the layout, enumerating every cage's combinations, within the default
+    /// [`Limits`].
+    pub fn new(puzzle: &Puzzle) -> Result<Layout, Exhausted> {
+        Layout::build(puzzle.clone(), &mut Budget::new(Limits::new()))
     }
 
-    /// [`Layout::new`] keeping the puzzle itself instead of a copy.
-    pub fn from_puzzle(puzzle: Puzzle) -> Result<Layout, ModelError> {
+    /// [`Layout::new`] keeping the puzzle itself instead of a copy, spending its
+    /// work and reserving its bytes on `budget` (they stay reserved: the layout
+    /// holds them, with room for the states of its runs).
+    pub fn build(puzzle: Puzzle, budget: &mut Budget) -> Result<Layout, Exhausted> {
         let size = puzzle.size();
         let n = size.get();
         // Pushed one by one into a vector of the right size (collecting results
         // would grow it from nothing).
         let mut tables = Vec::with_capacity(puzzle.cages().len());
         for id in puzzle.cage_ids() {
-            tables.push(table_cache::combinations(&puzzle, id)?);
+            tables.push(table_cache::combinations(&puzzle, id, budget)?);
         }
         let mut cell_cage = vec![(CageId::new(0), 0); size.cell_count()];
         for id in puzzle.cage_ids() {
@@ -68,6 +77,14 @@ impl Layout {
         let fp_words = (geometry.regions.len() * n).div_ceil(64);
         let mut footprint_at = Vec::with_capacity(tables.len());
         let total: usize = tables.iter().map(|t| t.combos.len()).sum();
+        // Footprints, the live store of each state, and the links between cages.
+        let cages = puzzle.cages().len();
+        budget.reserve(
+            8 * total * fp_words
+                + STATES_PER_LAYOUT * total.div_ceil(8)
+                + 8 * cages * cages.div_ceil(64),
+        )?;
+        budget.spend((total * fp_words) as u64)?;
         let mut footprints = vec![0u64; total * fp_words];
         let mut at = 0;
         for id in puzzle.cage_ids() {

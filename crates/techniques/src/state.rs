@@ -4,7 +4,7 @@
 use crate::step::{CageCut, Reason, Step};
 use crate::{Layout, TechniqueKind};
 use bitvec::prelude::{BitSlice, Lsb0};
-use kenken_model::{CageId, CellId, Digit, Digits, ModelError, Puzzle, MAX_SIZE};
+use kenken_model::{Budget, CageId, CellId, Digit, Digits, Exhausted, Puzzle, MAX_SIZE};
 use std::sync::Arc;
 use thiserror::Error;
 
@@ -17,11 +17,23 @@ pub enum Contradiction {
     EmptyCage(CageId),
 }
 
+/// Why propagation stopped before a fixed point.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum Halt {
+    /// The state has no solution.
+    #[error(transparent)]
+    Contradiction(#[from] Contradiction),
+    /// The budget ran out first.
+    #[error(transparent)]
+    Exhausted(#[from] Exhausted),
+}
+
 /// Why a state could not be built from pencil marks.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
 pub enum StateError {
-    #[error(transparent)]
-    Model(#[from] ModelError),
+    /// The puzzle's tables do not fit the default limits.
+    #[error("the puzzle cannot be graded: {0}")]
+    Exhausted(#[from] Exhausted),
     #[error("pencil marks for {got} cells, the grid has {expected}")]
     WrongCellCount { expected: usize, got: usize },
     #[error("the pencil marks contradict the puzzle: {0}")]
@@ -147,7 +159,7 @@ fn remove_candidate(
 
 impl State {
     /// The initial state of a puzzle, before any propagation.
-    pub fn new(puzzle: &Puzzle) -> Result<State, ModelError> {
+    pub fn new(puzzle: &Puzzle) -> Result<State, Exhausted> {
         Ok(State::from_layout(Arc::new(Layout::new(puzzle)?)))
     }
 
@@ -362,19 +374,39 @@ impl State {
     /// [`State::propagate`] appending the naked-single steps to `singles` (a step
     /// log), so that the stepping loop needs no buffer of its own.
     pub fn propagate_into(&mut self, singles: &mut Vec<Step>) -> Result<(), Contradiction> {
-        self.run_propagation(|cell, d| singles.push(Step::naked_single(cell, d)))
+        self.propagate_within(&mut Budget::unlimited(), Some(singles))
+            .map_err(unbounded)
     }
 
     /// [`State::propagate`] without a step per naked single (for ratings alone).
     pub fn propagate_quietly(&mut self) -> Result<(), Contradiction> {
-        self.run_propagation(|_, _| {})
+        self.propagate_within(&mut Budget::unlimited(), None)
+            .map_err(unbounded)
+    }
+
+    /// Propagation to a fixed point spending its work on `budget` (each cage
+    /// filtered costs its live combinations), appending the naked-single steps to
+    /// `singles` when given. A state left by an exhausted budget is consistent but
+    /// not at a fixed point.
+    pub fn propagate_within(
+        &mut self,
+        budget: &mut Budget,
+        singles: Option<&mut Vec<Step>>,
+    ) -> Result<(), Halt> {
+        match singles {
+            Some(singles) => {
+                self.run_propagation(budget, |cell, d| singles.push(Step::naked_single(cell, d)))
+            }
+            None => self.run_propagation(budget, |_, _| {}),
+        }
     }
 
     /// Propagation to a fixed point, telling `placed_single` each naked single.
     fn run_propagation(
         &mut self,
+        budget: &mut Budget,
         mut placed_single: impl FnMut(CellId, Digit),
-    ) -> Result<(), Contradiction> {
+    ) -> Result<(), Halt> {
         loop {
             let mut any = false;
             // Cages in index order; one dirtied on the way is filtered in this pass
@@ -382,8 +414,10 @@ impl State {
             let mut from = 0;
             while let Some(cage) = self.dirty.take_from(from) {
                 any = true;
-                self.filter_cage(CageId::new(cage))?;
-                from = cage + 1;
+                let cage = CageId::new(cage);
+                budget.spend(self.live_count(cage) as u64 + 1)?;
+                self.filter_cage(cage)?;
+                from = cage.index() + 1;
             }
             // Place every new single, reading order, and remove its digit from the
             // other cells of its regions. Only touched cells can be new singles; one
@@ -412,7 +446,7 @@ impl State {
                         if remove_candidate(layout, cand, dirty, touched, p, d)
                             && cand[p.index()].is_empty()
                         {
-                            return Err(Contradiction::EmptyCell(size.cell_name(p)));
+                            return Err(Contradiction::EmptyCell(size.cell_name(p)).into());
                         }
                     }
                 }
@@ -626,6 +660,14 @@ impl State {
             self.eliminations_from_cut_into(cut.cage, &cut.removed, &mut step.eliminations);
         }
         step
+    }
+}
+
+/// A propagation without a budget can only stop at a contradiction.
+fn unbounded(halt: Halt) -> Contradiction {
+    match halt {
+        Halt::Contradiction(c) => c,
+        Halt::Exhausted(e) => unreachable!("an unlimited budget ran out: {e}"),
     }
 }
 

@@ -157,6 +157,25 @@ impl Step {
         }
     }
 
+    /// About the bytes the step holds, its lists included (what a step log
+    /// reserves on its run's budget for it).
+    pub fn bytes(&self) -> usize {
+        let cells = match &self.reason {
+            Reason::Claiming { cells, .. }
+            | Reason::Pointing { cells, .. }
+            | Reason::HiddenSubset { cells, .. } => cells.len(),
+            Reason::Fish { base, cover, .. } => base.len() + cover.len(),
+            Reason::RegionSum { unknown, .. } => unknown.len(),
+            Reason::CageCombination { cages } => cages.len(),
+            _ => 0,
+        };
+        let removed: usize = self.cuts.iter().map(|c| c.removed.len()).sum();
+        size_of::<Step>()
+            + 8 * (cells + self.placements.len() + self.eliminations.len())
+            + 4 * removed
+            + size_of::<CageCut>() * self.cuts.len()
+    }
+
     /// Whether this is propagation (a naked single, rating 0) rather than a step of
     /// the ladder.
     pub fn is_propagation(&self) -> bool {

@@ -13,7 +13,7 @@
 //! starts again. Tables are shared read-only ([`Arc`]), so a table a layout still
 //! uses outlives its eviction.
 
-use kenken_model::{CageId, CellId, Combinations, ModelError, Op, Puzzle};
+use kenken_model::{Budget, CageId, CellId, Combinations, Exhausted, Op, Puzzle};
 use std::cell::RefCell;
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hash, Hasher};
@@ -170,7 +170,7 @@ impl CageTable {
 
     /// About what the table takes: a byte per digit, the packed words and the line
     /// words.
-    fn bytes(&self) -> usize {
+    pub(crate) fn bytes(&self) -> usize {
         let words = |w: Option<usize>| w.unwrap_or(0) * 8;
         self.combos.len() * self.combos.width()
             + words(self.packed.as_ref().map(|p| p.len()))
@@ -192,21 +192,24 @@ thread_local! {
 }
 
 /// The combination table of a cage ([`Puzzle::combinations`]), from this thread's
-/// cache when a cage of the same kind was enumerated before.
-pub(crate) fn combinations(puzzle: &Puzzle, id: CageId) -> Result<Arc<CageTable>, ModelError> {
+/// cache when a cage of the same kind was enumerated before. Its bytes are reserved
+/// on `budget` (which the layout holding it answers for), whether it was made now
+/// or found in the cache.
+pub(crate) fn combinations(
+    puzzle: &Puzzle,
+    id: CageId,
+    budget: &mut Budget,
+) -> Result<Arc<CageTable>, Exhausted> {
     let Some(key) = Key::of(puzzle, id) else {
-        return Ok(Arc::new(CageTable::new(
-            puzzle.combinations(id)?,
-            puzzle,
-            id,
-        )));
+        return make(puzzle, id, budget).map(Arc::new);
     };
     let n = puzzle.size().get();
     CACHE.with(|cache| {
         if let Some(table) = cache.borrow().tables.get(n).and_then(|t| t.get(&key)) {
+            budget.reserve(table.bytes())?;
             return Ok(Arc::clone(table));
         }
-        let table = Arc::new(CageTable::new(puzzle.combinations(id)?, puzzle, id));
+        let table = Arc::new(make(puzzle, id, budget)?);
         let mut cache = cache.borrow_mut();
         let bytes = table.bytes();
         if cache.bytes + bytes > MAX_BYTES {
@@ -220,6 +223,27 @@ pub(crate) fn combinations(puzzle: &Puzzle, id: CageId) -> Result<Arc<CageTable>
         cache.tables[n].insert(key, Arc::clone(&table));
         Ok(table)
     })
+}
+
+/// Enumerates a cage's table and what depends on it, reserving its bytes.
+fn make(puzzle: &Puzzle, id: CageId, budget: &mut Budget) -> Result<CageTable, Exhausted> {
+    let combos = Combinations::enumerate_within(puzzle, id, budget)?;
+    // The enumeration reserved the digits; the packed and line words come on top.
+    let rows = combos.len();
+    let n = puzzle.size().get();
+    let packed = if combos.width() * n <= 64 {
+        8 * rows
+    } else {
+        0
+    };
+    let lines = if n <= 8 && puzzle.boxes().is_none() {
+        16 * rows
+    } else {
+        0
+    };
+    budget.reserve(packed + lines)?;
+    budget.spend((rows * combos.width()) as u64)?;
+    Ok(CageTable::new(combos, puzzle, id))
 }
 
 #[cfg(test)]
@@ -243,13 +267,13 @@ mod tests {
         for id in ids {
             let p = kenken_formats::tatham::read(id).expect("puzzle");
             for cage in p.cage_ids() {
-                let first = combinations(&p, cage).expect("table");
+                let first = combinations(&p, cage, &mut Budget::unlimited()).expect("table");
                 assert_eq!(
                     first.combos,
                     p.combinations(cage).expect("table"),
                     "{id} {cage:?}"
                 );
-                let again = combinations(&p, cage).expect("table");
+                let again = combinations(&p, cage, &mut Budget::unlimited()).expect("table");
                 assert!(Arc::ptr_eq(&first, &again));
             }
         }

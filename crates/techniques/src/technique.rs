@@ -3,9 +3,9 @@
 
 use crate::state::bits;
 use crate::{State, Step};
+use kenken_model::{Budget, Exhausted};
 use std::fmt;
 use std::ops::RangeInclusive;
-use std::time::Instant;
 
 /// Every technique of the ladder, easiest first.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -113,16 +113,12 @@ impl fmt::Display for TechniqueKind {
     }
 }
 
-/// Which techniques may be used, how deep cage combinations may go, and until when.
+/// Which techniques may be used and how deep cage combinations may go.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Options {
     enabled: u16,
     /// The largest number of cages a cage-combination step may combine (2..=8).
     pub max_depth: usize,
-    /// When set, a run gives up once this instant has passed and ends with
-    /// [`Status::TimedOut`](crate::Status::TimedOut) (checked before every step and
-    /// every few hundred cage sets, so it stops within milliseconds).
-    pub deadline: Option<Instant>,
 }
 
 impl Default for Options {
@@ -130,7 +126,6 @@ impl Default for Options {
         Options {
             enabled: u16::MAX,
             max_depth: 8,
-            deadline: None,
         }
     }
 }
@@ -163,8 +158,9 @@ impl Options {
     }
 }
 
-/// What a ladder run remembers between steps: the options and the cage-combination
-/// search position (which also decides how many unknowns region sums may use).
+/// What a ladder run remembers between steps: the options, the budget it runs
+/// within, and the cage-combination search position (which also decides how many
+/// unknowns region sums may use).
 ///
 /// It also keeps what techniques found to remove nothing (cage sets, slices,
 /// cages that point at nothing, regions, digits without a fish), to skip it while
@@ -180,8 +176,10 @@ pub struct Context {
     pub(crate) pointing: crate::techniques::pointing::Memory,
     pub(crate) fish: crate::techniques::fish::Memory,
     pub(crate) regions: RegionMemo,
-    /// Set once the deadline has passed: every search then gives up.
-    pub(crate) timed_out: bool,
+    /// The deadline, work and memory the run may use: every technique spends its
+    /// work here and reserves its large tables here; once it is exhausted, every
+    /// search gives up and the ladder finds nothing more.
+    pub(crate) budget: Budget,
     /// Whether the steps found are shown (true unless the run keeps no log; see
     /// [`Context::quiet`]).
     pub(crate) explain: bool,
@@ -191,7 +189,13 @@ pub struct Context {
 }
 
 impl Context {
+    /// A run without bounds (see [`Context::within`]).
     pub fn new(options: Options, cage_count: usize) -> Context {
+        Context::within(options, cage_count, Budget::unlimited())
+    }
+
+    /// A run that spends its work and holds its tables on `budget`.
+    pub fn within(options: Options, cage_count: usize, budget: Budget) -> Context {
         Context {
             options,
             combos: crate::techniques::cage_combination::Memory::new(cage_count),
@@ -199,7 +203,7 @@ impl Context {
             pointing: crate::techniques::pointing::Memory::default(),
             fish: crate::techniques::fish::Memory::default(),
             regions: RegionMemo::default(),
-            timed_out: false,
+            budget,
             explain: true,
             memos: true,
         }
@@ -218,17 +222,15 @@ impl Context {
         self.combos.deepest
     }
 
-    /// Whether the run's deadline has passed (then the ladder finds nothing more).
-    pub fn timed_out(&self) -> bool {
-        self.timed_out
+    /// Why the run's budget is exhausted, if it is (then the ladder finds nothing
+    /// more).
+    pub fn exhausted(&self) -> Option<Exhausted> {
+        self.budget.exhausted()
     }
 
-    /// Checks the clock against the deadline (and remembers a miss).
-    pub(crate) fn out_of_time(&mut self) -> bool {
-        if !self.timed_out {
-            self.timed_out = self.options.deadline.is_some_and(|d| Instant::now() >= d);
-        }
-        self.timed_out
+    /// The run's budget.
+    pub fn budget(&mut self) -> &mut Budget {
+        &mut self.budget
     }
 
     /// Records that these cages' combinations changed (after a step; see

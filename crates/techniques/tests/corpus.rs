@@ -179,7 +179,7 @@ fn deferred_agrees(e: &Entry) -> Option<String> {
     let eager = Grader::new(&e.puzzle).unwrap();
     let modes = [Options::default(), Options::cage_combinations_only()];
     for order in [[0, 1], [1, 0]] {
-        let deferred = Grader::deferred(&e.puzzle, None).unwrap();
+        let deferred = Grader::deferred(&e.puzzle, kenken_model::Limits::new()).unwrap();
         for &m in &order {
             let (want, got) = (
                 eager.grade(modes[m], false),

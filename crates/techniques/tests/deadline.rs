@@ -1,8 +1,8 @@
-//! Deadlines on the exhaustive search and on a [`Grader`] built with one: a search
+//! Deadlines and work limits on the exhaustive search and on a [`Grader`]: a search
 //! cut short says [`Verdict::Unknown`], never impossible, unique or ambiguous, and
-//! the grader then ends every run with [`Status::TimedOut`].
+//! the grader then ends every run with the status of what stopped it.
 
-use kenken_model::Puzzle;
+use kenken_model::{Exhausted, Limits, Puzzle};
 use kenken_techniques::search::{count_solutions_with, count_solutions_with_deadline, Verdict};
 use kenken_techniques::{Grader, Options, Rating, Status};
 use std::time::{Duration, Instant};
@@ -90,16 +90,25 @@ fn a_slow_search_stops_soon_after_its_deadline() {
 }
 
 #[test]
-fn a_grader_whose_count_ran_out_of_time_grades_to_timed_out() {
+fn a_grader_whose_deadline_passed_before_it_was_built_says_so() {
     let p = read(UNREASONABLE_9);
-    let grader = Grader::with_deadline(&p, Some(past())).unwrap();
+    let limits = Limits::new().until(Some(past()));
+    assert_eq!(Grader::with_limits(&p, limits).err(), Some(Exhausted::Time));
+    assert_eq!(Grader::deferred(&p, limits).err(), Some(Exhausted::Time));
+}
+
+/// Every run of a grader whose solution count was cut short ends at once with the
+/// status of what stopped the count: ratings 0, the propagated start.
+fn assert_runs_end_at_once(grader: &Grader, status: Status, why: Exhausted) {
     assert_eq!(grader.verdict(), Verdict::Unknown);
+    assert_eq!(grader.stopped(), Some(why));
     assert_eq!(grader.solution(), None);
     let start = grader.start().0.grid();
     for options in [Options::default(), Options::cage_combinations_only()] {
         for check in [false, true] {
             let grade = grader.grade(options, check);
-            assert_eq!(grade.status, Status::TimedOut);
+            assert_eq!(grade.status, status);
+            assert_eq!(grade.stopped, Some(why));
             assert_eq!((grade.max, grade.total), (Rating::ZERO, Rating::ZERO));
             assert_eq!(grade.ladder_steps, 0);
             assert!(grade.steps.iter().all(|s| s.is_propagation()));
@@ -107,8 +116,37 @@ fn a_grader_whose_count_ran_out_of_time_grades_to_timed_out() {
             assert_eq!(grade.unsound_step, None);
         }
     }
+}
 
-    // Grader::new is with_deadline(None): the usual grade.
+#[test]
+fn a_grader_whose_count_ran_out_of_time_grades_to_timed_out() {
+    // Built in milliseconds; its solution count takes minutes.
+    let p = read(SIX_CELL_CAGES_9);
+    let started = Instant::now();
+    let limits = Limits::new().until(Some(started + Duration::from_millis(300)));
+    let grader = Grader::with_limits(&p, limits).unwrap();
+    assert!(started.elapsed() < Duration::from_secs(30));
+    assert_runs_end_at_once(&grader, Status::TimedOut, Exhausted::Time);
+}
+
+#[test]
+fn a_grader_whose_count_ran_out_of_work_grades_to_limit() {
+    let p = read(SIX_CELL_CAGES_9);
+    let limits = Limits {
+        work: 50_000_000,
+        ..Limits::new()
+    };
+    let grader = Grader::with_limits(&p, limits).unwrap();
+    assert_runs_end_at_once(
+        &grader,
+        Status::Limit,
+        Exhausted::Work { limit: 50_000_000 },
+    );
+}
+
+#[test]
+fn a_far_deadline_changes_nothing() {
+    let p = read(UNREASONABLE_9);
     let grader = Grader::new(&p).unwrap();
     assert_eq!(grader.verdict(), Verdict::Unique);
     assert!(grader.solution().is_some());
@@ -117,7 +155,7 @@ fn a_grader_whose_count_ran_out_of_time_grades_to_timed_out() {
         Status::Solved
     );
     let later = Instant::now() + Duration::from_secs(3600);
-    let grader = Grader::with_deadline(&p, Some(later)).unwrap();
+    let grader = Grader::with_limits(&p, Limits::new().until(Some(later))).unwrap();
     assert_eq!(grader.verdict(), Verdict::Unique);
     assert_eq!(
         grader.grade(Options::default(), true).status,

@@ -199,7 +199,7 @@ fn the_parser_reads_cage_shapes() {
     assert_eq!(p.cage_of(s.cell(0, 0)), p.cage_of(s.cell(1, 0)));
     assert_eq!(p.cage_of(s.cell(2, 0)), p.cage_of(s.cell(2, 1)));
     assert_eq!(p.cage(p.cage_of(s.cell(0, 2))).op, Op::Given);
-    let out = solve(&p).unwrap();
+    let out = solve(&p);
     assert_eq!(out.verdict, Verdict::Unique);
     assert_eq!(out.solution.unwrap(), vec![2, 3, 1, 1, 2, 3, 3, 1, 2]);
 }
@@ -210,7 +210,7 @@ fn every_reference_puzzle_is_unique() {
     assert!(ids.len() > 1000, "the corpus has {} puzzles", ids.len());
     for id in &ids {
         let p = parse_tatham(id);
-        let out = solve(&p).unwrap();
+        let out = solve(&p);
         assert_eq!(out.verdict, Verdict::Unique, "{id}");
         assert_eq!(out.solutions_found, 1, "{id}");
         assert_valid(&p, out.solution.as_ref().unwrap(), id);
@@ -228,7 +228,7 @@ fn impossible_only_after_branching() {
     // has combinations and propagation alone finds no contradiction, but every
     // branch fails.
     let p = parse_tatham("4:b_a__a_ba_a__a__,m24a5s2s1d2m3d2");
-    let out = solve(&p).unwrap();
+    let out = solve(&p);
     assert_eq!(out.verdict, Verdict::Impossible);
     assert_eq!(out.solutions_found, 0);
     assert_eq!(out.solution, None);
@@ -239,7 +239,7 @@ fn impossible_only_after_branching() {
 fn a_wrong_digit_makes_a_reference_puzzle_impossible() {
     for id in reference_ids().iter().step_by(25) {
         let p = parse_tatham(id);
-        let sol = solve(&p).unwrap().solution.unwrap();
+        let sol = solve(&p).solution.unwrap();
         let n = p.size().get();
         let tables: Vec<Combinations> = p.cage_ids().map(|g| p.combinations(g).unwrap()).collect();
         // Forbid the true digit of the middle cell.
@@ -262,7 +262,7 @@ fn reference_test_grids_are_solved() {
         for id in list.as_array().unwrap() {
             let id = id.as_str().unwrap();
             let p = parse_tatham(id);
-            let out = count_solutions(&p, 2).unwrap();
+            let out = count_solutions(&p, 2);
             assert_eq!(out.verdict, Verdict::Unique, "{category}: {id}");
             assert_valid(&p, out.solution.as_ref().unwrap(), id);
             seen += 1;
@@ -351,7 +351,7 @@ fn timing_by_size() {
         let mut tables_only = Vec::new();
         let mut nodes = Vec::new();
         for (p, id) in group {
-            let t = best_of(7, || solve(p).unwrap());
+            let t = best_of(7, || solve(p));
             full.push(t);
             if p.size().get() <= 9 {
                 slowest.push((t, *id));
@@ -364,7 +364,7 @@ fn timing_by_size() {
                     .map(|g| p.combinations(g).unwrap())
                     .collect::<Vec<_>>()
             }));
-            nodes.push(solve(p).unwrap().nodes);
+            nodes.push(solve(p).nodes);
         }
         full.sort();
         search.sort();
@@ -415,7 +415,7 @@ fn solve_corpus_once() {
     let puzzles: Vec<Puzzle> = reference_ids().iter().map(|id| parse_tatham(id)).collect();
     let mut nodes = 0;
     for p in &puzzles {
-        let out = solve(p).unwrap();
+        let out = solve(p);
         assert_eq!(out.verdict, Verdict::Unique);
         nodes += out.nodes;
     }

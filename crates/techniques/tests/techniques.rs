@@ -5,7 +5,7 @@
 //! doing a technique's work themselves, row patterns sit on grids whose cages are
 //! whole columns (and the reverse), so only the technique under test sees them.
 
-use kenken_model::{CageId, Digits, Puzzle, RegionKind, Size};
+use kenken_model::{Budget, CageId, Digits, Puzzle, RegionKind, Size};
 use kenken_techniques::techniques::{
     cage_combination::CageCombination,
     cage_support::{Scratch, SupportCache},
@@ -307,8 +307,9 @@ fn cage_combination_of_two_cages() {
     let list = [CageId::new(1), CageId::new(0)];
     let mut cache = SupportCache::new(s.layout().cage_count());
     let changed_at = vec![0; s.layout().cage_count()];
-    let mut scratch = Scratch::new(&s, &list, &mut cache, 0, &changed_at);
-    assert!(scratch.unsupported(&[0, 1]).is_empty());
+    let mut budget = Budget::unlimited();
+    let mut scratch = Scratch::new(&s, &list, &mut cache, 0, &changed_at, &mut budget);
+    assert!(scratch.unsupported(&[0, 1]).unwrap().is_empty());
 }
 
 /// The combinations of a set's cages that some clash-free choice for the whole set
@@ -393,7 +394,8 @@ fn cage_support_agrees_with_brute_force() {
         let (mut clock, mut changed_at) = (0u32, vec![0u32; cages]);
         for _round in 0..8 {
             let list: Vec<CageId> = p.cage_ids().filter(|&c| s.live_count(c) > 1).collect();
-            let mut scratch = Scratch::new(&s, &list, &mut cache, clock, &changed_at);
+            let mut budget = Budget::unlimited();
+            let mut scratch = Scratch::new(&s, &list, &mut cache, clock, &changed_at, &mut budget);
             let m = list.len();
             let mut sets: Vec<Vec<usize>> = Vec::new();
             for a in 0..m {
@@ -430,9 +432,9 @@ fn cage_support_agrees_with_brute_force() {
                 let used = supported_by_brute_force(&s, &cages);
                 // Pairs checked directly first, then through their pair tables.
                 scratch.set_pair_tables(false);
-                let first = scratch.unsupported(&set);
+                let first = scratch.unsupported(&set).unwrap();
                 scratch.set_pair_tables(true);
-                let again = scratch.unsupported(&set);
+                let again = scratch.unsupported(&set).unwrap();
                 for (k, &cage) in cages.iter().enumerate() {
                     let expected: Vec<u32> = s
                         .live_combinations(cage)
@@ -508,7 +510,7 @@ fn kendoku() -> (Puzzle, Vec<u8>) {
     // Turn cages into givens, in clue order, until the KenDoku is unique.
     loop {
         let p = Puzzle::new_kendoku(shapes.size(), cages.clone(), 2, 3).unwrap();
-        let verdict = kenken_techniques::search::solve(&p).unwrap().verdict;
+        let verdict = kenken_techniques::search::solve(&p).verdict;
         if verdict == kenken_techniques::search::Verdict::Unique {
             return (p, grid);
         }
@@ -523,7 +525,7 @@ fn kendoku() -> (Puzzle, Vec<u8>) {
 #[test]
 fn kendoku_boxes_are_regions_for_the_solver_and_the_ladder() {
     let (p, grid) = kendoku();
-    let outcome = kenken_techniques::search::solve(&p).unwrap();
+    let outcome = kenken_techniques::search::solve(&p);
     assert_eq!(outcome.verdict, kenken_techniques::search::Verdict::Unique);
     assert_eq!(outcome.solution.as_deref(), Some(grid.as_slice()));
     let g = kenken_techniques::Grader::new(&p).unwrap();

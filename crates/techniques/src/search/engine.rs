@@ -6,9 +6,8 @@
 //! millions of times on hard puzzles and must not chase pointers or allocate.
 
 use bitvec::field::BitField;
-use kenken_model::{Combinations, Digit, Digits, Puzzle};
+use kenken_model::{Budget, Combinations, Digit, Digits, Exhausted, Puzzle};
 use std::borrow::Borrow;
-use std::time::Instant;
 
 /// Where a cage's data lives in the flat vectors of [`Layout`].
 #[derive(Clone, Copy, Debug)]
@@ -77,11 +76,16 @@ pub(super) struct Layout {
 }
 
 impl Layout {
-    /// Flattens `puzzle` with the live combinations of `tables`.
+    /// Flattens `puzzle` with the live combinations of `tables`, reserving its
+    /// bytes on `budget` first (they stay reserved while the search runs).
     ///
     /// Panics when `tables` does not match the puzzle's cages (see
     /// [`super::count_solutions_with`]).
-    pub(super) fn from_tables(puzzle: &Puzzle, tables: &[impl Borrow<Combinations>]) -> Layout {
+    pub(super) fn from_tables(
+        puzzle: &Puzzle,
+        tables: &[impl Borrow<Combinations>],
+        budget: &mut Budget,
+    ) -> Result<Layout, Exhausted> {
         assert_eq!(
             tables.len(),
             puzzle.cages().len(),
@@ -89,6 +93,15 @@ impl Layout {
         );
         let tables = tables.iter().map(Borrow::borrow);
         let total: usize = tables.clone().map(|t| t.len() * t.width()).sum();
+        // A digit bit per cell of each combination, and per cage cell and digit a
+        // bit per combination.
+        let n = puzzle.size().get();
+        let masks: usize = tables
+            .clone()
+            .map(|t| t.width() * n * t.len().div_ceil(64))
+            .sum();
+        budget.reserve(2 * total + 8 * masks)?;
+        budget.spend((total + masks) as u64)?;
         let mut lay = Layout::skeleton(puzzle, total);
         let n = lay.n;
         for (g, table) in tables.enumerate() {
@@ -111,7 +124,7 @@ impl Layout {
             lay.set_count(g, count);
         }
         lay.finish();
-        lay
+        Ok(lay)
     }
 
     /// Everything but the combinations.
@@ -268,6 +281,7 @@ impl Layout {
         let info = &self.cages[cage];
         let cells = self.cells_of(info);
         let nw = info.nwords;
+        work.units += (nw * info.width) as u64;
         let live = &mut st.live[info.words..info.words + nw];
         let masks = &self.masks[info.masks..info.masks + info.width * self.n * nw];
         let mut changed = std::mem::take(&mut work.stale[cage]);
@@ -432,6 +446,7 @@ impl Layout {
         while work.houses != 0 {
             let h = work.houses.trailing_zeros() as usize;
             work.houses &= work.houses - 1;
+            work.units += self.n as u64;
             let house = &self.houses[h * self.n..(h + 1) * self.n];
             let (mut once, mut twice, mut fixed) = (0u16, 0u16, 0u16);
             for &c in house {
@@ -508,6 +523,7 @@ impl Layout {
             while let Some(cell) = work.cells.pop() {
                 let cell = cell as usize;
                 work.cell_queued[cell] = false;
+                work.units += 1;
                 if work.pend[cell] != 0 {
                     work.push_cage(self.cell_cage[cell] as usize);
                 }
@@ -652,6 +668,9 @@ struct Work {
     stale: Vec<bool>,
     /// Houses with a cell changed since their last hidden-single check.
     houses: u64,
+    /// Work done since the search last spent it on its budget (a unit per word of
+    /// combinations revised, per cell queued and per house looked at).
+    units: u64,
 }
 
 impl Work {
@@ -692,7 +711,7 @@ struct LevelMut<'a> {
 }
 
 /// A backtracking search over one [`Layout`].
-pub(super) struct Search<'a> {
+pub(super) struct Search<'a, 'b> {
     lay: &'a Layout,
     limit: usize,
     /// Per level: candidates, live words and live counts, at fixed strides.
@@ -708,34 +727,32 @@ pub(super) struct Search<'a> {
     solutions: usize,
     first: Option<Vec<Digit>>,
     nodes: u64,
-    /// When set, the search gives up once this instant has passed (looked at when
-    /// it starts and every [`DEADLINE_EVERY`] nodes).
-    deadline: Option<Instant>,
-    /// Set when the deadline passed: the search stopped before it was done.
-    interrupted: bool,
+    /// Every node spends its propagation's work here, and the per-level copies of
+    /// the state are reserved here: the search gives up once it is exhausted.
+    budget: &'b mut Budget,
+    /// Why the search stopped before it was done.
+    stopped: Option<Exhausted>,
 }
-
-/// Nodes between two looks at the clock. A node (one propagation to a fixed
-/// point) takes from a microsecond on a Tatham 9×9 to tens of microseconds on
-/// 9×9s of six-cell cages, so the search stops within milliseconds of the
-/// deadline, and a look (a few tens of nanoseconds) every 256 nodes costs
-/// nothing measurable.
-const DEADLINE_EVERY: u64 = 256;
 
 /// What a finished or interrupted search found.
 pub(super) struct Results {
     pub solutions: usize,
     pub first: Option<Vec<Digit>>,
     pub nodes: u64,
-    pub interrupted: bool,
+    pub stopped: Option<Exhausted>,
 }
 
-impl<'a> Search<'a> {
-    pub(super) fn new(lay: &'a Layout, limit: usize, deadline: Option<Instant>) -> Search<'a> {
+impl<'a, 'b> Search<'a, 'b> {
+    pub(super) fn new(
+        lay: &'a Layout,
+        limit: usize,
+        budget: &'b mut Budget,
+    ) -> Result<Search<'a, 'b>, Exhausted> {
         let ncages = lay.cages.len();
         // Enough levels for typical searches up front; deeper ones are added once.
         let levels = 8.min(lay.ncells + 1);
-        Search {
+        budget.reserve(levels * Search::level_bytes(lay))?;
+        Ok(Search {
             lay,
             limit,
             cand: vec![0; levels * lay.ncells],
@@ -753,22 +770,30 @@ impl<'a> Search<'a> {
                 pend: vec![0; lay.ncells],
                 stale: vec![false; ncages],
                 houses: 0,
+                units: 0,
             },
             weight: vec![1; ncages],
             solutions: 0,
             first: None,
             nodes: 0,
-            deadline,
-            interrupted: false,
-        }
+            budget,
+            stopped: None,
+        })
     }
 
-    /// Looks at the clock; true (and remembered) once the deadline has passed.
-    #[cold]
-    #[inline(never)]
-    fn past_deadline(&mut self) -> bool {
-        self.interrupted |= self.deadline.is_some_and(|d| Instant::now() >= d);
-        self.interrupted
+    /// The bytes of one level's copy of the state.
+    fn level_bytes(lay: &Layout) -> usize {
+        2 * lay.ncells + 8 * lay.total_words + 4 * lay.cages.len()
+    }
+
+    /// Spends the work done since the last call; true (and remembered) once the
+    /// budget is exhausted.
+    fn out_of_budget(&mut self) -> bool {
+        let units = std::mem::take(&mut self.work.units) + 1;
+        if let Err(why) = self.budget.spend(units) {
+            self.stopped.get_or_insert(why);
+        }
+        self.stopped.is_some()
     }
 
     /// Runs the whole search from the puzzle's start (restricted to `candidates`).
@@ -782,7 +807,8 @@ impl<'a> Search<'a> {
             );
         }
         // A deadline already passed: not even the root (nodes stays 0).
-        if self.past_deadline() {
+        if let Err(why) = self.budget.check() {
+            self.stopped = Some(why);
             return;
         }
         self.nodes = 1;
@@ -809,7 +835,7 @@ impl<'a> Search<'a> {
         }
         // Every house gets a first look ("every digit has a place").
         self.work.houses = (1u64 << (lay.houses.len() / lay.n)) - 1;
-        if self.propagate(0) {
+        if self.propagate(0) && !self.out_of_budget() {
             self.search(0);
         }
     }
@@ -819,7 +845,7 @@ impl<'a> Search<'a> {
             solutions: self.solutions,
             first: self.first,
             nodes: self.nodes,
-            interrupted: self.interrupted,
+            stopped: self.stopped,
         }
     }
 
@@ -858,11 +884,18 @@ impl<'a> Search<'a> {
     }
 
     /// Copies level `lvl` into `lvl + 1`, adding levels when the search first gets
-    /// this deep (at most one per cell: every branch places a cell).
-    fn push_level(&mut self, lvl: usize) {
+    /// this deep (at most one per cell: every branch places a cell). False when the
+    /// budget refuses the memory for them.
+    fn push_level(&mut self, lvl: usize) -> bool {
         let (nc, nw, ng) = (self.lay.ncells, self.lay.total_words, self.lay.cages.len());
         if lvl + 1 >= self.levels {
-            self.levels = (2 * self.levels).min(nc + 1).max(lvl + 2);
+            let levels = (2 * self.levels).min(nc + 1).max(lvl + 2);
+            let bytes = (levels - self.levels) * Search::level_bytes(self.lay);
+            if let Err(why) = self.budget.reserve(bytes) {
+                self.stopped.get_or_insert(why);
+                return false;
+            }
+            self.levels = levels;
             self.cand.resize(self.levels * nc, 0);
             self.live.resize(self.levels * nw, 0);
             self.live_count.resize(self.levels * ng, 0);
@@ -873,6 +906,7 @@ impl<'a> Search<'a> {
             .copy_within(lvl * nw..(lvl + 1) * nw, (lvl + 1) * nw);
         self.live_count
             .copy_within(lvl * ng..(lvl + 1) * ng, (lvl + 1) * ng);
+        true
     }
 
     /// Searches below level `lvl`, which is at a fixed point.
@@ -927,7 +961,9 @@ impl<'a> Search<'a> {
                 rest &= rest - 1;
                 let bits =
                     &lay.combo_bits[info.combos + (wi * 64 + b) * info.width..][..info.width];
-                self.push_level(lvl);
+                if !self.push_level(lvl) {
+                    return;
+                }
                 let (st, work) = self.level(lvl + 1);
                 for (&c, &d) in cells.iter().zip(bits) {
                     // A live combination only uses candidates: never empties.
@@ -942,15 +978,15 @@ impl<'a> Search<'a> {
 
     /// Propagates a freshly branched level and searches below it. True when the
     /// whole search should stop: the solution limit has been reached, or the
-    /// deadline has passed.
+    /// budget is exhausted.
     fn descend(&mut self, lvl: usize) -> bool {
         self.nodes += 1;
-        if self.nodes.is_multiple_of(DEADLINE_EVERY) && self.past_deadline() {
+        if self.out_of_budget() {
             return true;
         }
         if self.propagate(lvl) {
             self.search(lvl);
         }
-        self.solutions >= self.limit || self.interrupted
+        self.solutions >= self.limit || self.stopped.is_some()
     }
 }

@@ -31,15 +31,16 @@
 //! test in `tests/search.rs` prints the distribution). The search is exponential in
 //! the worst case: random 16×16 puzzles with cages of up to four cells mostly take
 //! milliseconds, but an occasional one takes seconds, and a 9×9 made of six-cell
-//! cages can take many minutes. [`count_solutions_with_deadline`] bounds that: the
-//! search looks at the clock every few hundred nodes and gives up at the deadline
-//! with [`Verdict::Unknown`].
+//! cages can take many minutes. [`count_solutions_within`] bounds that: every node
+//! spends its work on a [`Budget`] (which looks at the clock every few thousand
+//! units), the tables and per-level copies are reserved on it, and the search gives
+//! up with [`Verdict::Unknown`] once it is exhausted.
 
 mod engine;
 #[cfg(test)]
 mod tests;
 
-use kenken_model::{Combinations, Digit, Digits, ModelError, Puzzle};
+use kenken_model::{Budget, Combinations, Digit, Digits, Exhausted, Limits, Puzzle};
 use std::borrow::Borrow;
 use std::time::Instant;
 
@@ -52,10 +53,10 @@ pub enum Verdict {
     Unique,
     /// At least two solutions.
     Ambiguous,
-    /// The deadline passed before the search was done, so it proved nothing about
-    /// the count: only [`SearchOutcome::solutions_found`] (and
-    /// [`SearchOutcome::solution`]) say what it had found by then, a lower bound.
-    /// Only a search given a deadline ends this way.
+    /// The budget ran out before the search was done (see
+    /// [`SearchOutcome::stopped`]), so it proved nothing about the count: only
+    /// [`SearchOutcome::solutions_found`] (and [`SearchOutcome::solution`]) say what
+    /// it had found by then, a lower bound.
     Unknown,
 }
 
@@ -72,6 +73,8 @@ pub struct SearchOutcome {
     /// a fixed point). A machine-independent measure of how hard the search was.
     /// 0 when the deadline had passed before the search started.
     pub nodes: u64,
+    /// Why the search stopped before it was done (with [`Verdict::Unknown`]).
+    pub stopped: Option<Exhausted>,
 }
 
 impl SearchOutcome {
@@ -87,20 +90,42 @@ impl SearchOutcome {
 /// counts further. Limits below 2 are raised to 2, because a [`Verdict`] of
 /// [`Verdict::Unique`] is a claim that no second solution exists.
 ///
-/// Builds every cage's combination table first; that is the only thing that can fail
-/// (a cage too large to enumerate, [`ModelError::TooManyCombinations`]). An
-/// unreachable clue is not an error: the puzzle is then [`Verdict::Impossible`].
-pub fn count_solutions(puzzle: &Puzzle, limit: usize) -> Result<SearchOutcome, ModelError> {
+/// Within the default [`Limits`] (no deadline), tables included: a puzzle whose
+/// tables or search need more comes out [`Verdict::Unknown`], with
+/// [`SearchOutcome::stopped`] saying why. An unreachable clue is not an error: the
+/// puzzle is then [`Verdict::Impossible`].
+pub fn count_solutions(puzzle: &Puzzle, limit: usize) -> SearchOutcome {
+    count_solutions_in(puzzle, limit, &mut Budget::new(Limits::new()))
+}
+
+/// [`count_solutions`] within `budget`, the combination tables included.
+pub fn count_solutions_in(puzzle: &Puzzle, limit: usize, budget: &mut Budget) -> SearchOutcome {
     let mut tables = Vec::with_capacity(puzzle.cages().len());
     for g in puzzle.cage_ids() {
-        tables.push(puzzle.combinations(g)?);
+        match Combinations::enumerate_within(puzzle, g, budget) {
+            Ok(table) => tables.push(table),
+            Err(why) => return SearchOutcome::stopped_by(why),
+        }
     }
-    Ok(count_solutions_with(puzzle, &tables, None, limit))
+    count_solutions_within(puzzle, &tables, None, limit, budget)
 }
 
 /// Solves `puzzle`: the first solution and whether it is unique.
-pub fn solve(puzzle: &Puzzle) -> Result<SearchOutcome, ModelError> {
+pub fn solve(puzzle: &Puzzle) -> SearchOutcome {
     count_solutions(puzzle, 2)
+}
+
+impl SearchOutcome {
+    /// A search that could not start: its budget ran out first.
+    fn stopped_by(why: Exhausted) -> SearchOutcome {
+        SearchOutcome {
+            verdict: Verdict::Unknown,
+            solutions_found: 0,
+            solution: None,
+            nodes: 0,
+            stopped: Some(why),
+        }
+    }
 }
 
 /// [`count_solutions`] on combination tables the caller already has, e.g. a
@@ -127,19 +152,18 @@ pub fn count_solutions_with(
     candidates: Option<&[Digits]>,
     limit: usize,
 ) -> SearchOutcome {
-    count_solutions_with_deadline(puzzle, tables, candidates, limit, None)
+    count_solutions_within(
+        puzzle,
+        tables,
+        candidates,
+        limit,
+        &mut Budget::new(Limits::new()),
+    )
 }
 
 /// [`count_solutions_with`] that gives up once `deadline` has passed (`None`: never,
-/// the same as [`count_solutions_with`]).
-///
-/// The clock is read when the search starts and then every few hundred nodes, so
-/// the search ends within milliseconds of the deadline; a deadline already passed
-/// gives up before the root. A search cut short has the verdict
-/// [`Verdict::Unknown`] — whatever it had found by then: the count and the
-/// solution it reached are only a lower bound and a witness, never a claim of
-/// impossibility, uniqueness or ambiguity. A search that reaches `limit` or
-/// exhausts the space before the deadline is an ordinary one.
+/// the same as [`count_solutions_with`]), within the default memory and work
+/// limits (see [`count_solutions_within`]).
 ///
 /// # Panics
 ///
@@ -151,24 +175,45 @@ pub fn count_solutions_with_deadline(
     limit: usize,
     deadline: Option<Instant>,
 ) -> SearchOutcome {
-    count_in_tables(puzzle, tables, candidates, limit, deadline)
+    let mut budget = Budget::new(Limits::new().until(deadline));
+    count_solutions_within(puzzle, tables, candidates, limit, &mut budget)
 }
 
-/// [`count_solutions_with_deadline`] over tables held any way (a layout shares its
-/// tables through [`std::sync::Arc`]s).
-pub(crate) fn count_in_tables(
+/// [`count_solutions_with`] within `budget`: every node spends its work there
+/// (the clock is looked at every few thousand units, so the search ends within a
+/// millisecond or so of a deadline; a deadline already passed gives up before the
+/// root), and the search's own tables are reserved there. A search cut short has
+/// the verdict [`Verdict::Unknown`], with [`SearchOutcome::stopped`] saying why —
+/// whatever it had found by then: the count and the solution it reached are only a
+/// lower bound and a witness, never a claim of impossibility, uniqueness or
+/// ambiguity. A search that reaches `limit` or exhausts the space first is an
+/// ordinary one.
+///
+/// Tables may be held any way (a layout shares its tables through
+/// [`std::sync::Arc`]s).
+///
+/// # Panics
+///
+/// As [`count_solutions_with`].
+pub fn count_solutions_within(
     puzzle: &Puzzle,
     tables: &[impl Borrow<Combinations>],
     candidates: Option<&[Digits]>,
     limit: usize,
-    deadline: Option<Instant>,
+    budget: &mut Budget,
 ) -> SearchOutcome {
-    let layout = engine::Layout::from_tables(puzzle, tables);
-    let mut search = engine::Search::new(&layout, limit.max(2), deadline);
+    let layout = match engine::Layout::from_tables(puzzle, tables, budget) {
+        Ok(layout) => layout,
+        Err(why) => return SearchOutcome::stopped_by(why),
+    };
+    let mut search = match engine::Search::new(&layout, limit.max(2), budget) {
+        Ok(search) => search,
+        Err(why) => return SearchOutcome::stopped_by(why),
+    };
     search.run(candidates);
     let results = search.into_results();
     let verdict = match results.solutions {
-        _ if results.interrupted => Verdict::Unknown,
+        _ if results.stopped.is_some() => Verdict::Unknown,
         0 => Verdict::Impossible,
         1 => Verdict::Unique,
         _ => Verdict::Ambiguous,
@@ -178,5 +223,6 @@ pub(crate) fn count_in_tables(
         solutions_found: results.solutions,
         solution: results.first,
         nodes: results.nodes,
+        stopped: results.stopped,
     }
 }

@@ -16,7 +16,6 @@ use kenken_model::CageId;
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 use std::ops::{ControlFlow, RangeInclusive};
-use std::time::Instant;
 
 pub struct CageCombination;
 
@@ -128,11 +127,15 @@ impl Technique for CageCombination {
     }
 
     fn find(&self, state: &State, ctx: &mut Context, n: usize) -> Option<Step> {
-        let deadline = ctx.options.deadline;
         let mem = &mut ctx.combos;
+        let budget = &mut ctx.budget;
         if mem.dirty.is_empty() {
-            mem.dirty = vec![false; mem.changed_at.len() * (MAX_LEVEL + 1)];
-            mem.barren_pairs = vec![0; mem.changed_at.len() * mem.changed_at.len()];
+            let cages = mem.changed_at.len();
+            budget
+                .reserve(cages * (MAX_LEVEL + 1) + 4 * cages * cages)
+                .ok()?;
+            mem.dirty = vec![false; cages * (MAX_LEVEL + 1)];
+            mem.barren_pairs = vec![0; cages * cages];
         }
         // The list and its links carry over from the previous search: as they are
         // while no cage changed (the next levels over the same state), brought up
@@ -152,18 +155,22 @@ impl Technique for CageCombination {
         let mut sets = Sets {
             list: &list,
             links: &links,
-            scratch: Scratch::new(state, &list, &mut mem.support, mem.clock, &mem.changed_at),
+            scratch: Scratch::new(
+                state,
+                &list,
+                &mut mem.support,
+                mem.clock,
+                &mem.changed_at,
+                budget,
+            ),
             clock: mem.clock,
             changed_at: &mem.changed_at,
             barren: &mut mem.barren,
             barren_pairs: &mut mem.barren_pairs,
             skip_cut_cages: mem.exhausted + 1 >= n,
             memos: ctx.memos,
-            deadline,
-            tried: 0,
-            timed_out: false,
+            stopped: false,
         };
-        sets.scratch.set_deadline(deadline);
         // Pair tables pay once sets of three cages are searched, which reuse them
         // (a set of three builds the tables it needs whatever this says).
         sets.scratch.set_pair_tables(mem.deepest >= 3);
@@ -192,12 +199,11 @@ impl Technique for CageCombination {
             let cages = mem.changed_at.len();
             sets.search_dirty(n, &mem.dirty[n * cages..(n + 1) * cages])
         };
-        let timed_out = sets.timed_out;
+        let stopped = sets.stopped;
         sets.scratch.release();
         mem.links = Some((mem.clock, list, links));
-        if timed_out {
-            // Cut short: nothing is known about this level.
-            ctx.timed_out = true;
+        if stopped {
+            // Cut short (the budget says why): nothing is known about this level.
             return None;
         }
         match found {
@@ -336,15 +342,13 @@ struct Sets<'a> {
     /// Whether sets found barren are skipped while their cages stay the same (see
     /// [`Context`]'s `memos`).
     memos: bool,
-    /// The run's deadline, checked every [`DEADLINE_EVERY`] sets tried.
-    deadline: Option<Instant>,
-    tried: u32,
-    /// Set when the deadline passed: the search stopped early.
-    timed_out: bool,
+    /// Set when the run's budget ran out: the search stopped early.
+    stopped: bool,
 }
 
-/// How many sets are tried between two looks at the clock.
-const DEADLINE_EVERY: u32 = 256;
+/// Bytes a set found barren takes in [`Memory::barren`]: its key and tick, with the
+/// map's slack.
+const BARREN_SET_BYTES: usize = 48;
 
 impl Sets<'_> {
     /// All connected n-sets of the list in lexicographic order, starting at `start`
@@ -358,7 +362,7 @@ impl Sets<'_> {
         if n == 2 {
             let start = start.map_or((0, 0), |s| (s[0], s[1]));
             return match self.pairs_between(start, (m, 0)) {
-                None if !self.timed_out => self.pairs_between((0, 0), start),
+                None if !self.stopped => self.pairs_between((0, 0), start),
                 found => found,
             };
         }
@@ -372,7 +376,7 @@ impl Sets<'_> {
             None,
             &mut |set| self.visit(set, &mut found),
         );
-        if let Some(start) = start.filter(|_| found.is_none() && !self.timed_out) {
+        if let Some(start) = start.filter(|_| found.is_none() && !self.stopped) {
             let _ = walk.run(&mut Partial::default(), n, None, Some(&start), &mut |set| {
                 self.visit(set, &mut found)
             });
@@ -400,7 +404,7 @@ impl Sets<'_> {
                         let other = w * 64 + bits.trailing_zeros() as usize;
                         bits &= bits - 1;
                         let found = self.try_set(&[lead, other], &PAIR_LINKS);
-                        if found.is_some() || self.timed_out {
+                        if found.is_some() || self.stopped {
                             return found;
                         }
                     }
@@ -416,7 +420,7 @@ impl Sets<'_> {
                 let _ = walk.run(&mut set, n, None, None, &mut |set| {
                     self.visit(set, &mut found)
                 });
-                if found.is_some() || self.timed_out {
+                if found.is_some() || self.stopped {
                     return found;
                 }
             }
@@ -446,7 +450,7 @@ impl Sets<'_> {
                         return None;
                     }
                     let found = self.try_set(&[i, j], &PAIR_LINKS);
-                    if found.is_some() || self.timed_out {
+                    if found.is_some() || self.stopped {
                         return found;
                     }
                 }
@@ -459,7 +463,7 @@ impl Sets<'_> {
     /// `found`) or the deadline passed.
     fn visit(&mut self, set: &Partial, found: &mut Option<Found>) -> ControlFlow<()> {
         *found = self.try_set(&set.members[..set.len], &set.links);
-        if found.is_some() || self.timed_out {
+        if found.is_some() || self.stopped {
             ControlFlow::Break(())
         } else {
             ControlFlow::Continue(())
@@ -468,13 +472,10 @@ impl Sets<'_> {
 
     /// Checks a connected set (`links`: per member, the members it is linked with).
     fn try_set(&mut self, idx: &[usize], links: &[u8; MAX_LEVEL]) -> Option<Found> {
-        self.tried += 1;
-        if self.tried.is_multiple_of(DEADLINE_EVERY)
-            && self.deadline.is_some_and(|d| Instant::now() >= d)
-        {
-            self.timed_out = true;
+        if self.scratch.budget().spend(1).is_err() {
+            self.stopped = true;
         }
-        if self.timed_out {
+        if self.stopped {
             return None;
         }
         let mut cages = [CageId::new(0); MAX_LEVEL];
@@ -501,15 +502,19 @@ impl Sets<'_> {
         if self.memos && checked.is_some_and(unchanged_since) {
             return None;
         }
-        let cuts = self.scratch.unsupported(idx);
-        if self.scratch.timed_out() {
-            self.timed_out = true;
+        let Ok(cuts) = self.scratch.unsupported(idx) else {
+            self.stopped = true;
             return None;
-        }
+        };
         if cuts.is_empty() {
             match memo {
                 Memo::Pair(slot) => self.barren_pairs[slot] = self.clock + 1,
                 Memo::Set(key) => {
+                    let fresh = !self.barren.contains_key(&key);
+                    if fresh && self.scratch.budget().reserve(BARREN_SET_BYTES).is_err() {
+                        self.stopped = true;
+                        return None;
+                    }
                     if self.barren.capacity() == 0 {
                         // One allocation instead of growing through 3, 7, 14, 28, … sets.
                         self.barren.reserve(64);

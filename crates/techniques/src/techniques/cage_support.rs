@@ -19,8 +19,7 @@
 use crate::state::bits;
 use crate::step::CageCut;
 use crate::{Layout, State};
-use kenken_model::CageId;
-use std::time::Instant;
+use kenken_model::{Budget, CageId, Exhausted};
 
 /// Per combination (by position in the first cage's live list), the bit set of
 /// compatible combinations (positions in the second cage's live list).
@@ -90,27 +89,37 @@ impl SupportCache {
 
     /// Reads the live mask of `cage` again if it changed after it was read; rebuilds
     /// its universe when fewer than half of it is live.
-    fn refresh_list(&mut self, state: &State, cage: CageId, clock: u32, changed_at: u32) {
+    fn refresh_list(
+        &mut self,
+        state: &State,
+        cage: CageId,
+        clock: u32,
+        changed_at: u32,
+        budget: &mut Budget,
+    ) -> Result<(), Exhausted> {
         if self.lists.is_empty() {
+            budget.reserve(self.cage_count * size_of::<LiveList>())?;
             self.lists = (0..self.cage_count).map(|_| LiveList::default()).collect();
         }
         let list = &mut self.lists[cage.index()];
         if list.tick.is_some_and(|t| changed_at <= t) {
-            return;
+            return Ok(());
         }
-        list.tick = Some(clock);
         let live_now = state.live_count(cage);
+        budget.spend(live_now as u64)?;
         if list.combos.is_empty() || 2 * live_now < list.combos.len() {
-            list.rebased = clock;
             list.combos.clear();
-            list.combos.reserve(live_now);
+            resize_within(&mut list.combos, live_now, 0, budget)?;
+            list.combos.clear();
+            list.rebased = clock;
             list.combos
                 .extend(state.live_combinations(cage).map(|i| i as u32));
         }
+        list.tick = Some(clock);
         let (words, _) = state.live_words(cage);
         let word_bits = usize::BITS as usize;
         list.live.clear();
-        list.live.resize(list.combos.len().div_ceil(64), 0);
+        resize_within(&mut list.live, list.combos.len().div_ceil(64), 0, budget)?;
         for (p, &i) in list.combos.iter().enumerate() {
             let i = i as usize;
             if words[i / word_bits] & (1 << (i % word_bits)) != 0 {
@@ -118,6 +127,7 @@ impl SupportCache {
             }
         }
         list.live_count = live_now;
+        Ok(())
     }
 
     /// Whether the pair table of (a, b) is up to date (neither universe was rebuilt
@@ -134,28 +144,37 @@ impl SupportCache {
 
     /// Builds the pair table of (a, b) over their universes if either was rebuilt
     /// since the table was. Both lists must be fresh.
-    fn refresh_pair(&mut self, layout: &Layout, a: CageId, b: CageId, clock: u32) {
+    fn refresh_pair(
+        &mut self,
+        layout: &Layout,
+        a: CageId,
+        b: CageId,
+        clock: u32,
+        budget: &mut Budget,
+    ) -> Result<(), Exhausted> {
         if self.pair_fresh(a, b) {
-            return;
+            return Ok(());
         }
         if self.pairs.is_empty() {
             // Allocated at the first table built: pairs checked on their own do
             // without (see `Scratch::set_pair_tables`).
-            self.pairs = (0..self.cage_count * self.cage_count)
-                .map(|_| (None, PairTable::default()))
-                .collect();
+            let slots = self.cage_count * self.cage_count;
+            budget.reserve(slots * size_of::<(Option<u32>, PairTable)>())?;
+            self.pairs = (0..slots).map(|_| (None, PairTable::default())).collect();
         }
         let slot = a.index() * self.cage_count + b.index();
         let (la, lb) = (&self.lists[a.index()].combos, &self.lists[b.index()].combos);
         let fp_words = layout.fp_words;
+        let words = lb.len().div_ceil(64);
+        // The table is not fresh until it is whole.
+        self.pairs[slot].0 = None;
         if la.len() * lb.len() * fp_words <= DIRECT_PAIR_TESTS {
             // Small cages: test every pair of footprints (they clash exactly when
             // they share a bit), cheaper than numbering the shared bits first.
-            let words = lb.len().div_ceil(64);
             let table = &mut self.pairs[slot].1;
             table.words = words;
             table.bits.clear();
-            table.bits.resize(la.len() * words, 0);
+            resize_within(&mut table.bits, la.len() * words, 0, budget)?;
             for (p, &ia) in la.iter().enumerate() {
                 let fa = layout.footprint(a, ia as usize);
                 let row = &mut table.bits[p * words..(p + 1) * words];
@@ -167,9 +186,10 @@ impl SupportCache {
                 }
             }
             self.pairs[slot].0 = Some(clock);
-            return;
+            return Ok(());
         }
         // Only (region, digit) bits both cages can occupy can clash; number them.
+        budget.spend(((la.len() + lb.len()) * fp_words) as u64)?;
         let mut shared = [0u64; 64];
         let mut union_b = [0u64; 64];
         let (shared, union_b) = (&mut shared[..fp_words], &mut union_b[..fp_words]);
@@ -188,7 +208,7 @@ impl SupportCache {
             }
         }
         self.bit_slot.clear();
-        self.bit_slot.resize(fp_words * 64, u16::MAX);
+        resize_within(&mut self.bit_slot, fp_words * 64, u16::MAX, budget)?;
         let mut slots = 0usize;
         for (w, &word) in shared.iter().enumerate() {
             let mut bits = word;
@@ -199,9 +219,9 @@ impl SupportCache {
             }
         }
         // Per shared bit, the combinations of b that occupy it.
-        let words = lb.len().div_ceil(64);
         self.conflicts.clear();
-        self.conflicts.resize(slots * words, 0);
+        resize_within(&mut self.conflicts, slots * words, 0, budget)?;
+        budget.spend((lb.len() * fp_words) as u64)?;
         for (q, &ib) in lb.iter().enumerate() {
             for (w, (&f, &s)) in layout
                 .footprint(b, ib as usize)
@@ -226,8 +246,10 @@ impl SupportCache {
         let table = &mut self.pairs[slot].1;
         table.words = words;
         table.bits.clear();
-        table.bits.resize(la.len() * words, u64::MAX);
+        resize_within(&mut table.bits, la.len() * words, u64::MAX, budget)?;
         for (p, &ia) in la.iter().enumerate() {
+            // A row costs a pass over its words per shared bit it occupies.
+            budget.spend((words * fp_words) as u64 + 1)?;
             let row = &mut table.bits[p * words..(p + 1) * words];
             if let Some(last) = row.last_mut() {
                 *last = full_tail;
@@ -249,7 +271,25 @@ impl SupportCache {
             }
         }
         self.pairs[slot].0 = Some(clock);
+        Ok(())
     }
+}
+
+/// Resizes `v` to `len` (filling with `fill`), reserving its capacity's growth on
+/// the budget first: the search's tables grow with the cages' combinations, and
+/// a pair of large cages would otherwise take gigabytes.
+fn resize_within<T: Clone>(
+    v: &mut Vec<T>,
+    len: usize,
+    fill: T,
+    budget: &mut Budget,
+) -> Result<(), Exhausted> {
+    if len > v.capacity() {
+        budget.reserve((len - v.capacity()).saturating_mul(size_of::<T>()))?;
+        v.reserve_exact(len - v.len());
+    }
+    v.resize(len, fill);
+    Ok(())
 }
 
 /// Reusable buffers for [`Scratch::unsupported`] over one state and one list of
@@ -270,11 +310,9 @@ pub struct Scratch<'a> {
     chosen: [u32; 8],
     /// Per cage of the set (same offsets): the live positions supported so far.
     supported: Vec<u64>,
-    /// When set, a check gives up once this instant has passed (looked at every
-    /// [`DEADLINE_EVERY`] search nodes) and [`Scratch::timed_out`] says so.
-    deadline: Option<Instant>,
-    nodes: u32,
-    timed_out: bool,
+    /// The run's budget: every check spends its work and reserves its tables
+    /// here, and gives up once it is exhausted.
+    budget: &'a mut Budget,
     /// Whether a pair's check builds its pair table (kept for later checks) rather
     /// than testing footprints directly.
     pair_tables: bool,
@@ -284,10 +322,6 @@ pub struct Scratch<'a> {
 /// every pair directly (see [`SupportCache::refresh_pair`]).
 const DIRECT_PAIR_TESTS: usize = 128;
 
-/// Search nodes between two looks at the clock (a node costs up to a few
-/// microseconds on the largest cages).
-const DEADLINE_EVERY: u32 = 256;
-
 impl<'a> Scratch<'a> {
     /// Whether a linked pair checked on its own builds its pair table (the default)
     /// or tests footprints directly. Tables pay when sets of three or more cages
@@ -296,26 +330,15 @@ impl<'a> Scratch<'a> {
         self.pair_tables = build;
     }
 
-    /// Makes every later check give up once `deadline` has passed.
-    pub fn set_deadline(&mut self, deadline: Option<Instant>) {
-        self.deadline = deadline;
-    }
-
-    /// Counts a search node; every [`DEADLINE_EVERY`] nodes, looks at the clock.
+    /// Spends `units` of work; true once the budget is exhausted.
     #[inline]
-    fn out_of_time(&mut self) -> bool {
-        self.nodes = self.nodes.wrapping_add(1);
-        if self.nodes.is_multiple_of(DEADLINE_EVERY)
-            && self.deadline.is_some_and(|d| Instant::now() >= d)
-        {
-            self.timed_out = true;
-        }
-        self.timed_out
+    fn out_of_budget(&mut self, units: u64) -> bool {
+        self.budget.spend(units).is_err()
     }
 
-    /// Whether a check gave up at the deadline (its result is then meaningless).
-    pub fn timed_out(&self) -> bool {
-        self.timed_out
+    /// The run's budget (the set search spends a unit per set on it).
+    pub fn budget(&mut self) -> &mut Budget {
+        self.budget
     }
 
     /// A scratch over `cages` (the sets are positions in it); `cache`, `clock` and
@@ -327,6 +350,7 @@ impl<'a> Scratch<'a> {
         cache: &'a mut SupportCache,
         clock: u32,
         changed_at: &'a [u32],
+        budget: &'a mut Budget,
     ) -> Scratch<'a> {
         let domains = std::mem::take(&mut cache.domains);
         let supported = std::mem::take(&mut cache.supported);
@@ -340,9 +364,7 @@ impl<'a> Scratch<'a> {
             offset: [0; 9],
             chosen: [u32::MAX; 8],
             supported,
-            deadline: None,
-            nodes: 0,
-            timed_out: false,
+            budget,
             pair_tables: true,
         }
     }
@@ -361,8 +383,9 @@ impl<'a> Scratch<'a> {
     }
 
     /// The cuts (combinations without support) of the set given as positions in the
-    /// list, in set order; empty when every combination is supported.
-    pub fn unsupported(&mut self, set: &[usize]) -> Vec<CageCut> {
+    /// list, in set order; empty when every combination is supported. Fails when
+    /// the budget runs out first.
+    pub fn unsupported(&mut self, set: &[usize]) -> Result<Vec<CageCut>, Exhausted> {
         let n = set.len();
         // Before sets of three are searched (see `set_pair_tables`) no pair table
         // is built, so a small pair is checked off the state, its cages' live
@@ -372,7 +395,7 @@ impl<'a> Scratch<'a> {
             let (a, b) = (self.cages[set[0]], self.cages[set[1]]);
             if self.state.layout().linked(a, b) {
                 if let Some(cuts) = self.small_pair(a, b) {
-                    return cuts;
+                    return Ok(cuts);
                 }
             }
         }
@@ -380,14 +403,14 @@ impl<'a> Scratch<'a> {
             let cage = self.cages[x];
             let changed_at = self.changed_at[cage.index()];
             self.cache
-                .refresh_list(self.state, cage, self.clock, changed_at);
+                .refresh_list(self.state, cage, self.clock, changed_at, self.budget)?;
         }
         for (k, &x) in set.iter().enumerate() {
             self.offset[k + 1] = self.offset[k] + self.list(x).live.len();
         }
         let width = self.offset[n];
         self.supported.clear();
-        self.supported.resize(width, 0);
+        resize_within(&mut self.supported, width, 0, self.budget)?;
 
         let layout = self.state.layout();
         let count = self.cache.cage_count;
@@ -395,12 +418,13 @@ impl<'a> Scratch<'a> {
             let (a, b) = (self.cages[set[0]], self.cages[set[1]]);
             if layout.linked(a, b) {
                 if self.pair_tables || self.cache.pair_fresh(a, b) {
-                    self.cache.refresh_pair(layout, a, b, self.clock);
-                    self.pair_support(set, a.index() * count + b.index());
+                    self.cache
+                        .refresh_pair(layout, a, b, self.clock, self.budget)?;
+                    self.pair_support(set, a.index() * count + b.index())?;
                 } else {
-                    self.direct_pair_support(set);
+                    self.direct_pair_support(set)?;
                 }
-                return self.cuts(set);
+                return Ok(self.cuts(set));
             }
         }
         // links[k][j]: the pair table slot of set cages k, j when they are linked.
@@ -409,7 +433,8 @@ impl<'a> Scratch<'a> {
             for j in 0..n {
                 let (a, b) = (self.cages[set[k]], self.cages[set[j]]);
                 if j != k && layout.linked(a, b) {
-                    self.cache.refresh_pair(layout, a, b, self.clock);
+                    self.cache
+                        .refresh_pair(layout, a, b, self.clock, self.budget)?;
                     links[k][j] = a.index() * count + b.index();
                 }
             }
@@ -418,7 +443,7 @@ impl<'a> Scratch<'a> {
         // Depth 0: every live combination of every cage; deeper depths are written
         // before they are read.
         self.domains.clear();
-        self.domains.resize((n + 1) * width, 0);
+        resize_within(&mut self.domains, (n + 1) * width, 0, self.budget)?;
         for (k, &x) in set.iter().enumerate() {
             let live = &self.cache.lists[self.cages[x].index()].live;
             self.domains[self.offset[k]..self.offset[k + 1]].copy_from_slice(live);
@@ -447,22 +472,26 @@ impl<'a> Scratch<'a> {
                             self.supported[self.offset[k] + p / 64] |= 1 << (p % 64);
                         }
                     }
+                    if let Some(why) = self.budget.exhausted() {
+                        return Err(why);
+                    }
                 }
             }
         }
 
-        self.cuts(set)
+        Ok(self.cuts(set))
     }
 
     /// Marks the supported combinations of a linked pair (`slot`: its pair table)
     /// without a search: a combination of the first cage is supported when its
     /// table row is not empty, one of the second when some row holds it.
-    fn pair_support(&mut self, set: &[usize], slot: usize) {
+    fn pair_support(&mut self, set: &[usize], slot: usize) -> Result<(), Exhausted> {
         let table = &self.cache.pairs[slot].1;
         let live_a = &self.cache.lists[self.cages[set[0]].index()].live;
         let live_b = &self.cache.lists[self.cages[set[1]].index()].live;
         let (first, second) = self.supported.split_at_mut(self.offset[1]);
         for p in ones(live_a) {
+            self.budget.spend(live_b.len() as u64)?;
             let mut any = 0;
             for ((s, &r), &l) in second.iter_mut().zip(table.row(p)).zip(live_b) {
                 let r = r & l;
@@ -473,6 +502,7 @@ impl<'a> Scratch<'a> {
                 first[p / 64] |= 1 << (p % 64);
             }
         }
+        Ok(())
     }
 
     /// Marks the supported combinations of a linked pair by testing footprints
@@ -482,7 +512,7 @@ impl<'a> Scratch<'a> {
     /// of the second cage is supported, each of the first stops at its first
     /// partner, so a pair that removes nothing, the usual case, costs little more
     /// than a test per combination.
-    fn direct_pair_support(&mut self, set: &[usize]) {
+    fn direct_pair_support(&mut self, set: &[usize]) -> Result<(), Exhausted> {
         match self.state.layout().fp_words {
             1 => self.direct_pairs::<1>(set),
             2 => self.direct_pairs::<2>(set),
@@ -572,17 +602,20 @@ impl<'a> Scratch<'a> {
     }
 
     /// [`Scratch::direct_pair_support`] for footprints of `W` words (0: any).
-    fn direct_pairs<const W: usize>(&mut self, set: &[usize]) {
+    fn direct_pairs<const W: usize>(&mut self, set: &[usize]) -> Result<(), Exhausted> {
         let layout = self.state.layout();
         let (a, b) = (self.cages[set[0]], self.cages[set[1]]);
         let (list_a, list_b) = (&self.cache.lists[a.index()], &self.cache.lists[b.index()]);
         let (first, second) = self.supported.split_at_mut(self.offset[1]);
         // The second cage's combinations not yet supported.
         let mut open_b: u32 = list_b.live.iter().map(|w| w.count_ones()).sum();
+        let tests = std::cell::Cell::new(0u64);
         let compatible = |fa: &[u64], q: usize| {
+            tests.set(tests.get() + 1);
             disjoint::<W>(fa, layout.footprint(b, list_b.combos[q] as usize))
         };
         for p in ones(&list_a.live) {
+            self.budget.spend(tests.replace(0) + 1)?;
             let fa = layout.footprint(a, list_a.combos[p] as usize);
             let mut found = false;
             if open_b > 0 {
@@ -621,6 +654,7 @@ impl<'a> Scratch<'a> {
                 first[p / 64] |= 1 << (p % 64);
             }
         }
+        Ok(())
     }
 
     /// The cuts of the set: its cages' live combinations not marked supported.
@@ -641,11 +675,12 @@ impl<'a> Scratch<'a> {
     /// Chooses position `pos` for cage `k` at `depth`, narrows the other open cages'
     /// domains into `depth + 1`, and continues; true when every cage got a choice.
     fn choose(&mut self, links: &[[usize; 8]], depth: usize, k: usize, pos: u32) -> bool {
-        if self.out_of_time() {
-            return false;
-        }
         let n = links.len();
         let width = self.offset[n];
+        // A node ANDs a row into each open cage's domain: a pass over the set's words.
+        if self.out_of_budget(width as u64 + 1) {
+            return false;
+        }
         self.chosen[k] = pos;
         let (before, after) = self.domains.split_at_mut((depth + 1) * width);
         let (cur, next) = (&before[depth * width..], &mut after[..width]);
@@ -734,7 +769,7 @@ impl<'a> Scratch<'a> {
             while bits != 0 {
                 let p = w * 64 + bits.trailing_zeros() as usize;
                 bits &= bits - 1;
-                if self.out_of_time() {
+                if self.out_of_budget(other_words as u64 + 1) {
                     return false;
                 }
                 let mut first = None;

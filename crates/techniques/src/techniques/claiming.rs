@@ -50,6 +50,7 @@ impl Technique for Claiming {
                     holders += 1;
                 }
                 let positions = &at[..holders];
+                ctx.budget.spend(state.live_count(cage) as u64).ok()?;
                 let cut = match layout.packed(cage) {
                     // One AND per combination: whether it puts d at one of them.
                     Some(packed) => {

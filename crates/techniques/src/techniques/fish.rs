@@ -73,6 +73,8 @@ impl Technique for Fish {
             if memos && mem.barren[k] & bit != 0 {
                 continue;
             }
+            // A pass over the grid, and the k-subsets of its lines.
+            ctx.budget.spend((n * n * 4) as u64).ok()?;
             for rows_first in [true, false] {
                 let cell = |line: usize, across: usize| {
                     if rows_first {

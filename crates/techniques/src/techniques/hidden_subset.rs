@@ -29,6 +29,9 @@ impl Technique for HiddenSubset {
             if ctx.region_barren(state, k, r) {
                 continue;
             }
+            // A pass over the region, and its k-subsets of digits (at most a few
+            // thousand at the largest size).
+            ctx.budget.spend(region.cells.len() as u64 * 16).ok()?;
             // The region's unplaced cells, on the stack (every region, every call).
             let mut open = [CellId::new(0); MAX_SIZE];
             let mut unplaced = 0;

@@ -78,6 +78,7 @@ impl Technique for Pointing {
             ctx.pointing = Memory::build(layout);
         }
         let (clock, changed_at, memos) = (ctx.combos.clock(), ctx.combos.changed_at(), ctx.memos);
+        let budget = &mut ctx.budget;
         let Memory {
             of_cage,
             lines,
@@ -97,6 +98,9 @@ impl Technique for Pointing {
             // The regions the cage touches, each with its range of `inside`
             // listing the cage positions in it.
             let touched = &lines[of_cage[cage.index()].clone()];
+            budget
+                .spend((state.live_count(cage) * touched.len()) as u64)
+                .ok()?;
             // For each touched region, the digits every combination puts in it.
             let always: &mut [u16] = if touched.len() <= always_small.len() {
                 &mut always_small[..touched.len()]

@@ -18,7 +18,7 @@ use crate::step::{Axis, Slice};
 use crate::technique::still_barren;
 use crate::Layout;
 use crate::{Context, State, Step, Technique, TechniqueKind};
-use kenken_model::{CageId, Digit, RegionKind, MAX_SIZE};
+use kenken_model::{Budget, CageId, Digit, Exhausted, RegionKind, MAX_SIZE};
 use std::ops::{Range, RangeInclusive};
 
 pub struct RegionTotals;
@@ -148,7 +148,13 @@ impl Changes<'_> {
 }
 
 impl WholeSums {
-    fn get(&mut self, state: &State, cage: CageId, changes: Changes) -> &[u32] {
+    fn get(
+        &mut self,
+        state: &State,
+        cage: CageId,
+        changes: Changes,
+        budget: &mut Budget,
+    ) -> Result<&[u32], Exhausted> {
         if self.sums.is_empty() {
             self.sums = vec![None; state.layout().cage_count()];
         }
@@ -166,10 +172,11 @@ impl WholeSums {
                 width,
                 |row| row.iter().map(|&d| d as usize).sum(),
                 &mut out,
-            );
+                budget,
+            )?;
             *entry = Some((changes.clock, out));
         }
-        &entry.as_ref().expect("just filled").1
+        Ok(&entry.as_ref().expect("just filled").1)
     }
 }
 
@@ -204,20 +211,29 @@ fn common_parity(values: &[u32]) -> Option<u32> {
 
 /// Appends the distinct sums of the digits at `positions` over the cage's live
 /// combinations to `out`, ascending (through a bit set: sums are at most cells × N).
-fn distinct_sums(state: &State, cage: CageId, positions: &[usize], out: &mut Vec<u32>) {
+fn distinct_sums(
+    state: &State,
+    cage: CageId,
+    positions: &[usize],
+    out: &mut Vec<u32>,
+    budget: &mut Budget,
+) -> Result<(), Exhausted> {
     let sum = |row: &[Digit]| positions.iter().map(|&p| row[p] as usize).sum();
-    distinct_sums_by(state, cage, positions.len(), sum, out);
+    distinct_sums_by(state, cage, positions.len(), sum, out, budget)
 }
 
 /// Appends the distinct values of `sum` (of at most `cells` digits) over the cage's
-/// live combinations to `out`, ascending.
+/// live combinations to `out`, ascending, spending a unit per digit added on
+/// `budget`.
 fn distinct_sums_by(
     state: &State,
     cage: CageId,
     cells: usize,
     sum: impl Fn(&[Digit]) -> usize,
     out: &mut Vec<u32>,
-) {
+    budget: &mut Budget,
+) -> Result<(), Exhausted> {
+    budget.spend((state.live_count(cage) * cells) as u64)?;
     let layout = state.layout();
     let words = (cells * state.n()) / 64 + 1;
     let mut small = [0u64; 8];
@@ -239,6 +255,7 @@ fn distinct_sums_by(
             b &= b - 1;
         }
     }
+    Ok(())
 }
 
 impl Memory {
@@ -248,7 +265,17 @@ impl Memory {
     /// Totals that stopped early (see [`Stop`]) stay as they are while their parts'
     /// cages are unchanged and the stop is the same (it only moves up, with the
     /// deepest cage-combination level); otherwise they are built again.
-    fn bring_up_to_date(&mut self, i: usize, state: &State, changes: Changes, stop: Stop) {
+    ///
+    /// Fails when the budget runs out first; the slice's totals are then gone, to
+    /// be built afresh.
+    fn bring_up_to_date(
+        &mut self,
+        i: usize,
+        state: &State,
+        changes: Changes,
+        stop: Stop,
+        budget: &mut Budget,
+    ) -> Result<(), Exhausted> {
         let slot = &mut self.totals[i];
         if let Some((tick, t)) = slot {
             let unchanged = t
@@ -256,18 +283,33 @@ impl Memory {
                 .iter()
                 .all(|p| changes.unchanged_since(p.cage, *tick));
             match t.stopped_at {
-                None if unchanged => return,
+                None if unchanged => return Ok(()),
                 None => {
-                    t.refresh(state, &mut self.whole, changes, *tick);
-                    *tick = changes.clock;
-                    return;
+                    let refreshed = t.refresh(state, &mut self.whole, changes, *tick, budget);
+                    if refreshed.is_err() {
+                        *slot = None;
+                    } else {
+                        *tick = changes.clock;
+                    }
+                    return refreshed;
                 }
-                Some(u) if unchanged && matches!(stop, Stop::AtUnknowns(v) if v == u) => return,
+                Some(u) if unchanged && matches!(stop, Stop::AtUnknowns(v) if v == u) => {
+                    return Ok(())
+                }
                 Some(_) => {}
             }
         }
-        let t = SliceTotals::build(state, self.slices[i], &mut self.whole, changes, stop);
+        *slot = None;
+        let t = SliceTotals::build(
+            state,
+            self.slices[i],
+            &mut self.whole,
+            changes,
+            stop,
+            budget,
+        )?;
         *slot = Some((changes.clock, t));
+        Ok(())
     }
 }
 
@@ -283,7 +325,9 @@ impl SliceTotals {
             &mut WholeSums::default(),
             changes,
             Stop::Never,
+            &mut Budget::unlimited(),
         )
+        .expect("an unlimited budget")
     }
 
     /// As [`SliceTotals::new`], taking whole-cage sums from (and adding them to)
@@ -295,7 +339,8 @@ impl SliceTotals {
         whole: &mut WholeSums,
         changes: Changes,
         stop: Stop,
-    ) -> SliceTotals {
+        budget: &mut Budget,
+    ) -> Result<SliceTotals, Exhausted> {
         let layout = state.layout();
         let size = state.puzzle().size();
         let n = state.n();
@@ -344,10 +389,16 @@ impl SliceTotals {
             let range = p0..positions.len();
             let v0 = values.len();
             let is_whole = range.len() == layout.cage_cells(cage).len();
-            if is_whole {
-                values.extend_from_slice(whole.get(state, cage, changes));
+            let summed = if is_whole {
+                whole
+                    .get(state, cage, changes, budget)
+                    .map(|sums| values.extend_from_slice(sums))
             } else {
-                distinct_sums(state, cage, &positions[range.clone()], &mut values);
+                distinct_sums(state, cage, &positions[range.clone()], &mut values, budget)
+            };
+            if let Err(why) = summed {
+                (whole.met, whole.values) = (met, values);
+                return Err(why);
             }
             let mine = &values[v0..];
             unknown_sums += usize::from(mine.len() > 1);
@@ -375,7 +426,7 @@ impl SliceTotals {
             stopped_at,
         };
         (whole.met, whole.values) = (met, values);
-        totals
+        Ok(totals)
     }
 
     /// Brings totals computed at `tick` up to date: the inside sums of the cages
@@ -384,7 +435,14 @@ impl SliceTotals {
     ///
     /// In place: a part's sums only narrow as its cage loses combinations, so each
     /// part's new sums fit where its old ones began, behind the parts before it.
-    fn refresh(&mut self, state: &State, whole: &mut WholeSums, changes: Changes, tick: u32) {
+    fn refresh(
+        &mut self,
+        state: &State,
+        whole: &mut WholeSums,
+        changes: Changes,
+        tick: u32,
+        budget: &mut Budget,
+    ) -> Result<(), Exhausted> {
         let mut scratch = std::mem::take(&mut whole.values);
         let mut end = 0;
         for part in &mut self.parts {
@@ -394,11 +452,11 @@ impl SliceTotals {
                 end += part.values.len();
             } else {
                 let fresh: &[u32] = if part.whole {
-                    whole.get(state, part.cage, changes)
+                    whole.get(state, part.cage, changes, budget)?
                 } else {
                     scratch.clear();
                     let positions = &self.positions[part.positions.clone()];
-                    distinct_sums(state, part.cage, positions, &mut scratch);
+                    distinct_sums(state, part.cage, positions, &mut scratch, budget)?;
                     &scratch
                 };
                 debug_assert!(fresh.len() <= part.values.len(), "sums only narrow");
@@ -409,6 +467,7 @@ impl SliceTotals {
         }
         self.values.truncate(end);
         whole.values = scratch;
+        Ok(())
     }
 
     /// The part's positions (in its cage's cell order) inside the slice.
@@ -471,6 +530,7 @@ impl Technique for RegionTotals {
             changed_at: ctx.combos.changed_at(),
         };
         let mem = &mut ctx.totals;
+        let budget = &mut ctx.budget;
         if mem.slices.is_empty() {
             mem.slices = slices(state);
             mem.totals = vec![None; mem.slices.len()];
@@ -484,8 +544,12 @@ impl Technique for RegionTotals {
         for u_max in 1..=deepest + 1 {
             for i in 0..mem.slices.len() {
                 // The first pass brings each slice it reaches up to date.
-                if u_max == 1 {
-                    mem.bring_up_to_date(i, state, changes, stop);
+                if u_max == 1
+                    && mem
+                        .bring_up_to_date(i, state, changes, stop, budget)
+                        .is_err()
+                {
+                    return None;
                 }
                 let (tick, t) = mem.totals[i].as_ref().expect("computed in the first pass");
                 if t.stopped_at.is_some() {
@@ -493,6 +557,7 @@ impl Technique for RegionTotals {
                 }
                 let barren = &mut mem.barren[i];
                 if sums && !skip(barren.sum[u_max], *tick) {
+                    budget.spend(t.parts.len() as u64).ok()?;
                     if let Some(step) = region_sum::deduce(state, t, u_max) {
                         return Some(step);
                     }
@@ -571,7 +636,14 @@ mod tests {
                     if mem.totals[i].is_none() {
                         continue;
                     }
-                    mem.bring_up_to_date(i, &state, changes, Stop::AtUnknowns(deepest + 2));
+                    mem.bring_up_to_date(
+                        i,
+                        &state,
+                        changes,
+                        Stop::AtUnknowns(deepest + 2),
+                        &mut Budget::unlimited(),
+                    )
+                    .expect("an unlimited budget");
                     let kept = &mem.totals[i].as_ref().expect("kept").1;
                     let fresh = SliceTotals::new(&state, mem.slices[i]);
                     assert!(kept.parts.len() <= fresh.parts.len());
