@@ -79,7 +79,8 @@ pub enum Reason {
         forced: Vec<(Digit, RegionKind)>,
         cells: Vec<CellId>,
     },
-    /// `digits` are confined to `cells` of `region`.
+    /// The k `digits` are confined to the k `cells` of `region`, so those cells
+    /// lose every other digit.
     HiddenSubset {
         region: RegionKind,
         digits: Digits,
@@ -199,15 +200,20 @@ impl Step {
                     cells(cs)
                 )
             }
-            Reason::HiddenSubset {
-                digits, cells: cs, ..
-            } => {
+            Reason::HiddenSubset { digits, .. } => {
                 let ds: Vec<String> = digits.iter().map(|d| d.to_string()).collect();
+                // The reference names only the cells that lose a digit.
+                let mut losing: Vec<CellId> = Vec::new();
+                for &(c, _) in &self.eliminations {
+                    if !losing.contains(&c) {
+                        losing.push(c);
+                    }
+                }
                 format!(
                     "{}: {} in {}",
-                    subset_name(cs.len()),
+                    subset_name(digits.len()),
                     ds.join(", "),
-                    cells(cs)
+                    cells(&losing)
                 )
             }
             Reason::Fish { digit, base, .. } => {
