@@ -65,7 +65,8 @@ pub enum Reason {
         digit: Digit,
     },
     /// In `region`, every cell that can hold `digit` belongs to `cage`, so the cage
-    /// must put it in one of `cells`.
+    /// must put it in one of `cells`: all the cage's cells in `region`, placed or
+    /// not, in the region's order.
     Claiming {
         region: RegionKind,
         digit: Digit,
@@ -73,7 +74,8 @@ pub enum Reason {
         cells: Vec<CellId>,
     },
     /// Every live combination of `cage` puts each (digit, line) of `forced` inside
-    /// the cage, so other cells of that line lose the digit.
+    /// the cage, so other cells of that line lose the digit; `cells` are those
+    /// cells. Both in the reference's order (see the pointing technique).
     Pointing {
         cage: CageId,
         forced: Vec<(Digit, RegionKind)>,
@@ -93,7 +95,8 @@ pub enum Reason {
         cover: Vec<RegionKind>,
     },
     /// The slice adds up to `target`; the unknown cages' cells inside it must add up
-    /// to `required`.
+    /// to `required`. The cages wholly inside the slice come first, then those
+    /// partly inside, each group in clue order (the cuts follow the same order).
     RegionSum {
         slice: Slice,
         target: u32,
