@@ -65,7 +65,8 @@ pub enum Reason {
         digit: Digit,
     },
     /// In `region`, every cell that can hold `digit` belongs to `cage`, so the cage
-    /// must put it in one of `cells`.
+    /// must put it in one of `cells`: all the cage's cells in `region`, placed or
+    /// not, in the region's order.
     Claiming {
         region: RegionKind,
         digit: Digit,
@@ -73,13 +74,15 @@ pub enum Reason {
         cells: Vec<CellId>,
     },
     /// Every live combination of `cage` puts each (digit, line) of `forced` inside
-    /// the cage, so other cells of that line lose the digit.
+    /// the cage, so other cells of that line lose the digit; `cells` are those
+    /// cells. Both in the reference's order (see the pointing technique).
     Pointing {
         cage: CageId,
         forced: Vec<(Digit, RegionKind)>,
         cells: Vec<CellId>,
     },
-    /// `digits` are confined to `cells` of `region`.
+    /// The k `digits` are confined to the k `cells` of `region`, so those cells
+    /// lose every other digit.
     HiddenSubset {
         region: RegionKind,
         digits: Digits,
@@ -92,7 +95,8 @@ pub enum Reason {
         cover: Vec<RegionKind>,
     },
     /// The slice adds up to `target`; the unknown cages' cells inside it must add up
-    /// to `required`.
+    /// to `required`. The cages wholly inside the slice come first, then those
+    /// partly inside, each group in clue order (the cuts follow the same order).
     RegionSum {
         slice: Slice,
         target: u32,
@@ -218,15 +222,20 @@ impl Step {
                     cells(cs)
                 )
             }
-            Reason::HiddenSubset {
-                digits, cells: cs, ..
-            } => {
+            Reason::HiddenSubset { digits, .. } => {
                 let ds: Vec<String> = digits.iter().map(|d| d.to_string()).collect();
+                // The reference names only the cells that lose a digit.
+                let mut losing: Vec<CellId> = Vec::new();
+                for &(c, _) in &self.eliminations {
+                    if !losing.contains(&c) {
+                        losing.push(c);
+                    }
+                }
                 format!(
                     "{}: {} in {}",
-                    subset_name(cs.len()),
+                    subset_name(digits.len()),
                     ds.join(", "),
-                    cells(cs)
+                    cells(&losing)
                 )
             }
             Reason::Fish { digit, base, .. } => {

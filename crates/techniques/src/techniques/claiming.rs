@@ -63,8 +63,14 @@ impl Technique for Claiming {
                     None => state.cut_where(cage, |row| positions.iter().any(|&p| row[p] == d)),
                 };
                 if let Some(cut) = cut {
-                    let holders: Vec<CellId> =
-                        region.cells.iter().copied().filter(can_hold).collect();
+                    // The reference names all the cage's cells on the line, not
+                    // only the holders.
+                    let on_line: Vec<CellId> = region
+                        .cells
+                        .iter()
+                        .copied()
+                        .filter(|c| layout.cell_cage[c.index()].0 == cage)
+                        .collect();
                     return Some(state.step_from_cuts(
                         TechniqueKind::Claiming,
                         Rating::tenths(15),
@@ -72,7 +78,7 @@ impl Technique for Claiming {
                             region: region.kind,
                             digit: d,
                             cage,
-                            cells: holders,
+                            cells: on_line,
                         },
                         vec![cut],
                     ));

@@ -67,15 +67,10 @@ impl Technique for HiddenSubset {
             }
             let step = first_tight_subset(&masks[..count], k, |subset, union| {
                 let keep: Digits = subset.iter().map(|&i| places[i].0).collect();
-                // The reference names only the cells that lose something.
                 let cells: Vec<CellId> = (0..open.len())
                     .filter(|i| union & (1 << i) != 0)
                     .map(|i| open[i])
-                    .filter(|&c| !state.candidates(c).is_subset(keep))
                     .collect();
-                if cells.is_empty() {
-                    return None;
-                }
                 let eliminations: Vec<_> = cells
                     .iter()
                     .flat_map(|&c| {
@@ -86,6 +81,9 @@ impl Technique for HiddenSubset {
                             .map(move |d| (c, d))
                     })
                     .collect();
+                if eliminations.is_empty() {
+                    return None;
+                }
                 Some(Step {
                     technique: TechniqueKind::HiddenSubset,
                     rating: size_rating(k),

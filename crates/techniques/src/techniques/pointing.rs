@@ -5,7 +5,7 @@
 use crate::step::Reason;
 use crate::technique::still_barren;
 use crate::{Context, Layout, Rating, State, Step, Technique, TechniqueKind};
-use kenken_model::{CellId, Digit, RegionKind};
+use kenken_model::{CageId, CellId, Digit, RegionKind, MAX_SIZE};
 use std::ops::Range;
 
 pub struct Pointing;
@@ -145,11 +145,19 @@ impl Technique for Pointing {
                 barren[cage.index()] = clock + 1;
                 continue;
             }
+            // Every forced (digit, region) is met in any one live combination, at
+            // the cell holding the digit there. Going through the reference's
+            // first live combination cell by cell, each cell's regions in layout
+            // order (row, column, box), lists them in the reference's order.
+            let first = reference_first_live(state, cage);
             let mut forced: Vec<(Digit, RegionKind)> = Vec::new();
             let mut eliminations: Vec<(CellId, Digit)> = Vec::new();
             let mut elim_cells: Vec<CellId> = Vec::new();
-            for d in 1..=n as u8 {
-                for (t, &(r, _)) in touched.iter().enumerate() {
+            for (&cell, &d) in cells.iter().zip(layout.combination(cage, first)) {
+                for &r in layout.cell_regions(cell) {
+                    let Some(t) = touched.iter().position(|&(x, _)| x == r) else {
+                        continue;
+                    };
                     if always[t] & (1 << (d - 1)) == 0 {
                         continue;
                     }
@@ -191,4 +199,36 @@ impl Technique for Pointing {
         }
         None
     }
+}
+
+/// The cage's first live combination in the reference's order, which keeps a
+/// cage's combinations by multiset (the multisets' ascending digit lists in
+/// lexicographic order), each multiset's permutations in lexicographic order.
+///
+/// Our table is in lexicographic order, so among live combinations of the same
+/// multiset the first met is the one wanted; of two multisets, the one with more
+/// of the smallest digit where their digit counts differ comes first.
+fn reference_first_live(state: &State, cage: CageId) -> usize {
+    let layout = state.layout();
+    let counts = |i: usize| {
+        let mut count = [0u8; MAX_SIZE + 1];
+        for &d in layout.combination(cage, i) {
+            count[usize::from(d)] += 1;
+        }
+        count
+    };
+    let mut live = state.live_combinations(cage);
+    let mut best = live
+        .next()
+        .expect("a cage with an unplaced cell has a live combination");
+    let mut best_counts = counts(best);
+    for i in live {
+        let mine = counts(i);
+        if let Some(d) = (1..=MAX_SIZE).find(|&d| mine[d] != best_counts[d]) {
+            if mine[d] > best_counts[d] {
+                (best, best_counts) = (i, mine);
+            }
+        }
+    }
+    best
 }

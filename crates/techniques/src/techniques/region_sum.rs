@@ -6,6 +6,7 @@ use super::cage_combination::MAX_LEVEL;
 use super::region_totals::SliceTotals;
 use crate::step::Reason;
 use crate::{Rating, State, Step, TechniqueKind};
+use kenken_model::CageId;
 
 /// The rating of a region sum with `unknowns` unknown parts over `lines` lines.
 pub fn rating(unknowns: usize, lines: usize) -> Rating {
@@ -77,6 +78,15 @@ pub fn deduce(state: &State, totals: &SliceTotals, u_max: usize) -> Option<Step>
     if cuts.is_empty() {
         return None;
     }
+    // Named as the reference names them: the cages wholly inside the slice, then
+    // those partly inside, each group in clue order; their cuts in the same order.
+    let mut named: Vec<(bool, CageId)> = unknown
+        .iter()
+        .map(|&i| (!totals.parts[i].is_whole(), totals.parts[i].cage))
+        .collect();
+    named.sort_unstable();
+    let unknown: Vec<CageId> = named.into_iter().map(|(_, cage)| cage).collect();
+    cuts.sort_by_key(|cut| unknown.iter().position(|&cage| cage == cut.cage));
     Some(state.step_from_cuts(
         TechniqueKind::RegionSum,
         rating(u, totals.slice.count),
@@ -84,7 +94,7 @@ pub fn deduce(state: &State, totals: &SliceTotals, u_max: usize) -> Option<Step>
             slice: totals.slice,
             target: totals.target,
             required,
-            unknown: unknown.iter().map(|&i| totals.parts[i].cage).collect(),
+            unknown,
         },
         cuts,
     ))

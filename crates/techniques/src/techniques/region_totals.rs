@@ -38,6 +38,13 @@ pub struct Part {
     whole: bool,
 }
 
+impl Part {
+    /// Whether every cell of the cage is inside the slice.
+    pub fn is_whole(&self) -> bool {
+        self.whole
+    }
+}
+
 /// A slice with what each cage contributes to it.
 #[derive(Clone, Debug)]
 pub struct SliceTotals {
