@@ -318,18 +318,22 @@ impl Enumerator<'_> {
 
     /// Makes room for more rows in the table, reserving the bytes first (the rows
     /// and the table's live bits); false when the budget refuses them.
+    ///
+    /// While the rows move to their larger buffer both buffers are held, so the
+    /// new one is reserved whole before the old one is given back.
     #[cold]
     fn grow(&mut self, width: usize) -> bool {
         let capacity = (2 * self.out.capacity())
             .max(self.out.len() + width)
             .max(32 * width);
         let bytes = capacity + (capacity / width).div_ceil(8);
-        if let Err(why) = self.budget.reserve(bytes.saturating_sub(self.held)) {
+        if let Err(why) = self.budget.reserve(bytes) {
             self.stopped.get_or_insert(why);
             return false;
         }
-        self.held = self.held.max(bytes);
         self.out.reserve_exact(capacity - self.out.len());
+        self.budget.release(self.held);
+        self.held = bytes;
         true
     }
 

@@ -285,8 +285,13 @@ fn resize_within<T: Clone>(
     budget: &mut Budget,
 ) -> Result<(), Exhausted> {
     if len > v.capacity() {
-        budget.reserve((len - v.capacity()).saturating_mul(size_of::<T>()))?;
-        v.reserve_exact(len - v.len());
+        // The new buffer is reserved whole: the old one is held until the
+        // elements have moved.
+        budget.reserve(len.saturating_mul(size_of::<T>()))?;
+        let mut grown = Vec::with_capacity(len);
+        grown.extend_from_slice(v);
+        budget.release(v.capacity() * size_of::<T>());
+        *v = grown;
     }
     v.resize(len, fill);
     Ok(())
