@@ -5,7 +5,7 @@
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use kenken_benches::{puzzles, SIZE_GROUPS};
-use kenken_techniques::search;
+use kenken_search as search;
 use std::hint::black_box;
 use std::time::Duration;
 

@@ -80,7 +80,7 @@ pub fn puzzles(name: &str) -> Vec<Puzzle> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use kenken_techniques::search;
+    use kenken_search as search;
 
     #[test]
     fn every_group_is_there_and_the_size_of_its_rule() {

@@ -10,7 +10,7 @@ use clap::Args;
 use kenken_formats::Format;
 use kenken_model::Digit;
 use kenken_model::{Budget, Exhausted};
-use kenken_techniques::search::Verdict;
+use kenken_search::Verdict;
 use kenken_techniques::{ladder, Context, Grade, Grader, Status, Step};
 use serde::Serialize;
 use std::process::ExitCode;

@@ -9,7 +9,7 @@ use crate::report::{grid_rows, grid_text};
 use clap::Args;
 use kenken_formats::Format;
 use kenken_model::Digit;
-use kenken_techniques::search::{self, Verdict};
+use kenken_search::{self as search, Verdict};
 use serde::Serialize;
 use std::process::ExitCode;
 

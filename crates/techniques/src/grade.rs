@@ -1,10 +1,10 @@
 //! The stepping loop: propagate, then repeatedly take the first step of the ladder,
 //! apply it and propagate again, until the grid is solved or nothing applies.
 
-use crate::search::{self, Verdict};
 use crate::state::Halt;
 use crate::{ladder, Context, Layout, Options, Rating, State, Step};
 use kenken_model::{Budget, CageId, Digit, Exhausted, Limits, Puzzle};
+use kenken_search::{self as search, Verdict};
 use std::fmt;
 use std::sync::{Arc, OnceLock};
 

@@ -8,14 +8,15 @@
 //!   one-line text in the reference solver's style.
 //! * [`Grader`]: the stepping loop, giving a [`Grade`] (status, max, total, depth,
 //!   the step log) or, for batches, the same ratings without the log ([`Summary`]).
-//! * [`search`]: an exhaustive solution counter, the independent check of it all.
+//!
+//! The exhaustive solution counter, the independent check of it all, is the
+//! `kenken-search` crate.
 
 mod geometry;
 mod grade;
 pub mod ladder;
 mod layout;
 mod rating;
-pub mod search;
 mod state;
 mod step;
 mod table_cache;

@@ -19,7 +19,7 @@
 mod common;
 
 use kenken_model::Puzzle;
-use kenken_techniques::search::Verdict;
+use kenken_search::Verdict;
 use kenken_techniques::{Grader, Options, Rating, Status, TechniqueKind};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};

@@ -3,7 +3,7 @@
 //! the grader then ends every run with the status of what stopped it.
 
 use kenken_model::{Exhausted, Limits, Puzzle};
-use kenken_techniques::search::{count_solutions_with, count_solutions_with_deadline, Verdict};
+use kenken_search::{count_solutions_with, count_solutions_with_deadline, Verdict};
 use kenken_techniques::{Grader, Options, Rating, Status};
 use std::time::{Duration, Instant};
 

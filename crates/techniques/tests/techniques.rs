@@ -510,8 +510,8 @@ fn kendoku() -> (Puzzle, Vec<u8>) {
     // Turn cages into givens, in clue order, until the KenDoku is unique.
     loop {
         let p = Puzzle::new_kendoku(shapes.size(), cages.clone(), 2, 3).unwrap();
-        let verdict = kenken_techniques::search::solve(&p).verdict;
-        if verdict == kenken_techniques::search::Verdict::Unique {
+        let verdict = kenken_search::solve(&p).verdict;
+        if verdict == kenken_search::Verdict::Unique {
             return (p, grid);
         }
         let i = cages.iter().position(|c| c.len() > 1).expect("a cage left");
@@ -525,8 +525,8 @@ fn kendoku() -> (Puzzle, Vec<u8>) {
 #[test]
 fn kendoku_boxes_are_regions_for_the_solver_and_the_ladder() {
     let (p, grid) = kendoku();
-    let outcome = kenken_techniques::search::solve(&p);
-    assert_eq!(outcome.verdict, kenken_techniques::search::Verdict::Unique);
+    let outcome = kenken_search::solve(&p);
+    assert_eq!(outcome.verdict, kenken_search::Verdict::Unique);
     assert_eq!(outcome.solution.as_deref(), Some(grid.as_slice()));
     let g = kenken_techniques::Grader::new(&p).unwrap();
     let grade = g.grade(Options::default(), true);

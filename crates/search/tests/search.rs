@@ -1,18 +1,20 @@
 //! The exhaustive solver on real puzzles: the reference corpus (Tatham Keen game IDs,
 //! every one with exactly one solution) and a timing printout.
 //!
-//! The corpus lives outside the repository, in `/work/shared/reference`; set
-//! `KENKEN_REFERENCE_DIR` to point elsewhere.
+//! The corpus lives outside the repository, in `../shared/reference` beside the
+//! checkout; set `KENKEN_REFERENCE_DIR` to point elsewhere.
 
 use kenken_model::{Cage, Combinations, Digit, Op, Puzzle, Size};
-use kenken_techniques::search::{count_solutions, count_solutions_with, solve, Verdict};
+use kenken_search::{count_solutions, count_solutions_with, solve, Verdict};
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 fn reference_dir() -> PathBuf {
     std::env::var_os("KENKEN_REFERENCE_DIR")
         .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from("/work/shared/reference"))
+        .unwrap_or_else(|| {
+            PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/reference")
+        })
 }
 
 fn read_reference(name: &str) -> String {
