@@ -11,7 +11,7 @@ use kenken_formats::Format;
 use kenken_model::Digit;
 use kenken_model::{Budget, Exhausted};
 use kenken_search::Verdict;
-use kenken_techniques::{ladder, Context, Grade, Grader, Status, Step};
+use kenken_techniques::{Grade, Grader, Ladder, Status, Step};
 use serde::Serialize;
 use std::process::ExitCode;
 
@@ -225,10 +225,12 @@ fn hint(grader: &Grader, puzzle: &str, args: &GradeArgs, runs: &Runs) -> anyhow:
         Hint::Solved
     } else {
         let budget = Budget::new(runs.limits);
-        let mut ctx = Context::within(runs.shown(), grader.layout().cage_count(), budget);
-        match ladder::next_step(&state, &mut ctx) {
+        let mut ladder = Ladder::within(grader.layout(), runs.shown(), budget);
+        match ladder.next_step(&state) {
             Some(step) => Hint::Next(step),
-            None if ctx.exhausted().is_some() => Hint::Stopped(ctx.exhausted().expect("checked")),
+            None if ladder.exhausted().is_some() => {
+                Hint::Stopped(ladder.exhausted().expect("checked"))
+            }
             None if grader.verdict() == Verdict::Ambiguous => Hint::Ambiguous,
             None => Hint::Stuck,
         }

@@ -32,6 +32,10 @@ pub struct LadderArgs {
     /// See `grader techniques` for what each one does.
     #[arg(long, value_name = "TECHNIQUE", value_delimiter = ',')]
     pub disable: Vec<TechniqueArg>,
+    /// Switch on a technique that is off by default (see `grader techniques`), in
+    /// mode n; mode c stays cage combinations only.
+    #[arg(long, value_name = "TECHNIQUE", value_delimiter = ',')]
+    pub enable: Vec<TechniqueArg>,
     /// The largest number of cages a cage-combination step may combine.
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u8).range(2..=8))]
     pub max_depth: Option<u8>,
@@ -50,8 +54,8 @@ pub struct LadderArgs {
     pub max_memory: usize,
     /// The most work one run may do, in elementary checks (a combination tested, a
     /// footprint compared: a few nanoseconds each); a run that needs more ends with
-    /// status `limit`. The default, 2^34, is under a minute of work; the hardest
-    /// puzzle of the corpus needs under 10^8. So without `--timeout` a
+    /// status `limit`. The default, 2^33, is about half a minute of work at worst;
+    /// the hardest puzzle of the corpus needs under 10^8. So without `--timeout` a
     /// pathological puzzle still ends, with the same result on every machine.
     #[arg(long, value_name = "CHECKS", default_value_t = Limits::DEFAULT_WORK)]
     pub max_work: u64,
@@ -124,8 +128,12 @@ impl LadderArgs {
             }
             options
         };
+        let mut normal = Options::default();
+        for t in &self.enable {
+            normal.enable(t.0);
+        }
         Runs {
-            normal: (self.mode != Mode::C).then(|| with_switches(Options::default())),
+            normal: (self.mode != Mode::C).then(|| with_switches(normal)),
             cc: (self.mode != Mode::N).then(|| with_switches(Options::cage_combinations_only())),
             timeout: self.timeout,
             limits: Limits {
@@ -161,9 +169,8 @@ impl Runs {
 pub struct TechniqueArg(pub TechniqueKind);
 
 static SWITCHABLE: LazyLock<Vec<TechniqueArg>> = LazyLock::new(|| {
-    TechniqueKind::ALL
-        .into_iter()
-        .filter(|&k| k != TechniqueKind::NakedSingle)
+    TechniqueKind::all()
+        .filter(|&k| k != TechniqueKind::PROPAGATION)
         .map(TechniqueArg)
         .collect()
 });

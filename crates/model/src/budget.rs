@@ -27,10 +27,10 @@ pub struct Limits {
 impl Limits {
     /// The default memory limit: 512 MiB.
     pub const DEFAULT_MEMORY: usize = 512 << 20;
-    /// The default work limit: 2^34 units, under a minute of work on one core. The
-    /// hardest puzzle of the corpus (the reference's 9×9 "Hardest" test grid)
-    /// spends under a hundredth of it.
-    pub const DEFAULT_WORK: u64 = 1 << 34;
+    /// The default work limit: 2^33 units, about half a minute of work on one
+    /// core at worst. The hardest puzzle of the corpus (the reference's 9×9
+    /// "Hardest" test grid) spends under a hundredth of it.
+    pub const DEFAULT_WORK: u64 = 1 << 33;
 
     /// No deadline and the default memory and work limits.
     pub const fn new() -> Limits {
@@ -68,7 +68,7 @@ pub enum Exhausted {
     #[error("it needs more memory than the limit of {}", Bytes(*limit))]
     Memory { limit: usize },
     /// It would have spent more than the work limit.
-    #[error("it needs more work than the limit of {limit} checks")]
+    #[error("it needs more work than the limit of {} checks", Count(*limit))]
     Work { limit: u64 },
 }
 
@@ -93,6 +93,26 @@ impl fmt::Display for Bytes {
     }
 }
 
+/// A large count for messages: `8.6 billion`, `25 million`, `4096`.
+#[derive(Clone, Copy, Debug)]
+pub struct Count(pub u64);
+
+impl fmt::Display for Count {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let n = self.0 as f64;
+        let (value, word) = match self.0 {
+            1_000_000_000.. => (n / 1e9, "billion"),
+            1_000_000.. => (n / 1e6, "million"),
+            _ => return write!(f, "{}", self.0),
+        };
+        if value.fract() == 0.0 {
+            write!(f, "{value:.0} {word}")
+        } else {
+            write!(f, "{value:.1} {word}")
+        }
+    }
+}
+
 /// The meter of one computation: the work spent, the bytes held, and the clock.
 ///
 /// Once exhausted it stays exhausted, with the first reason: every later
@@ -106,6 +126,9 @@ pub struct Budget {
     /// The work count at which the clock is looked at next.
     next_look: u64,
     memory_limit: usize,
+    /// The limit a memory exhaustion reports: the whole computation's, for a
+    /// budget that holds one share of it (see [`Budget::share_of`]).
+    reported_memory: usize,
     held: usize,
     exhausted: Option<Exhausted>,
 }
@@ -123,8 +146,20 @@ impl Budget {
             spent: 0,
             next_look: 0,
             memory_limit: limits.memory,
+            reported_memory: limits.memory,
             held: 0,
             exhausted: None,
+        }
+    }
+
+    /// A budget for one part of a computation within `limits` that runs on its
+    /// own (one run of a puzzle, its solution count): the whole deadline and work
+    /// limit, and `share` bytes of the memory limit. Running out of memory
+    /// reports the whole limit, which is the user's.
+    pub fn share_of(limits: Limits, share: usize) -> Budget {
+        Budget {
+            memory_limit: share,
+            ..Budget::new(limits)
         }
     }
 
@@ -205,7 +240,7 @@ impl Budget {
             }
             _ => {
                 let why = Exhausted::Memory {
-                    limit: self.memory_limit,
+                    limit: self.reported_memory,
                 };
                 self.exhausted = Some(why);
                 self.next_look = 0;
@@ -247,17 +282,6 @@ impl Budget {
     /// The bytes that may still be reserved.
     pub fn memory_left(&self) -> usize {
         self.memory_limit.saturating_sub(self.held)
-    }
-
-    /// A budget for a part of this computation that runs on its own (another run
-    /// of the same puzzle, its solution count): the same deadline and work limit,
-    /// and `memory` bytes of its own.
-    pub fn share(&self, memory: usize) -> Budget {
-        Budget::new(Limits {
-            deadline: self.deadline,
-            memory,
-            work: self.work_limit,
-        })
     }
 }
 
@@ -322,5 +346,11 @@ mod tests {
             Exhausted::Memory { limit: 1 << 30 }.to_string(),
             "it needs more memory than the limit of 1 GiB"
         );
+        assert_eq!(
+            Exhausted::Work { limit: 1 << 33 }.to_string(),
+            "it needs more work than the limit of 8.6 billion checks"
+        );
+        assert_eq!(Count(25_000_000).to_string(), "25 million");
+        assert_eq!(Count(4096).to_string(), "4096");
     }
 }

@@ -2,8 +2,12 @@ use crate::budget::{Budget, Exhausted, Limits};
 use crate::{CageId, Digit, Digits, Op, Puzzle, MAX_SIZE};
 use bitvec::vec::BitVec;
 
-/// Search nodes between two charges to the budget (work spent, table bytes held).
+/// Search nodes between two charges to the budget.
 const CHARGE_EVERY: u64 = 1 << 12;
+
+/// Work units a search node costs: a node works out a cell's digits and tries
+/// each, a few elementary checks.
+const UNITS_PER_NODE: u64 = 4;
 
 /// Every assignment of digits to a cage's cells (in the cage's cell order) that
 /// satisfies its clue, without repeating a digit in two cells that share a row,
@@ -311,7 +315,7 @@ impl Enumerator<'_> {
     fn charge(&mut self) {
         let nodes = self.nodes - self.charged_nodes;
         self.charged_nodes = self.nodes;
-        if let Err(why) = self.budget.spend(nodes) {
+        if let Err(why) = self.budget.spend(UNITS_PER_NODE * nodes) {
             self.stopped.get_or_insert(why);
         }
     }

@@ -10,6 +10,7 @@
 //! * [`Budget`]: the deadline, work and memory bounds every computation over a
 //!   puzzle runs within.
 
+pub mod bits;
 pub mod budget;
 mod cage;
 mod combinations;

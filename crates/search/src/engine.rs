@@ -281,7 +281,9 @@ impl Layout {
         let info = &self.cages[cage];
         let cells = self.cells_of(info);
         let nw = info.nwords;
-        work.units += (nw * info.width) as u64;
+        // Removing digits, narrowing each cell and pointing: passes over the live
+        // words per cage position and digit.
+        work.units += (nw * info.width * self.n) as u64;
         let live = &mut st.live[info.words..info.words + nw];
         let masks = &self.masks[info.masks..info.masks + info.width * self.n * nw];
         let mut changed = std::mem::take(&mut work.stale[cage]);
@@ -446,7 +448,8 @@ impl Layout {
         while work.houses != 0 {
             let h = work.houses.trailing_zeros() as usize;
             work.houses &= work.houses - 1;
-            work.units += self.n as u64;
+            // A pass over the house, and one more per cage part in it (claiming).
+            work.units += (self.n * (1 + self.house_parts[h].len())) as u64;
             let house = &self.houses[h * self.n..(h + 1) * self.n];
             let (mut once, mut twice, mut fixed) = (0u16, 0u16, 0u16);
             for &c in house {
@@ -523,7 +526,8 @@ impl Layout {
             while let Some(cell) = work.cells.pop() {
                 let cell = cell as usize;
                 work.cell_queued[cell] = false;
-                work.units += 1;
+                // A naked single clears its digit from its houses.
+                work.units += 1 + 2 * self.n as u64;
                 if work.pend[cell] != 0 {
                     work.push_cage(self.cell_cage[cell] as usize);
                 }
@@ -668,8 +672,9 @@ struct Work {
     stale: Vec<bool>,
     /// Houses with a cell changed since their last hidden-single check.
     houses: u64,
-    /// Work done since the search last spent it on its budget (a unit per word of
-    /// combinations revised, per cell queued and per house looked at).
+    /// Work done since the search last spent it on its budget: the words of
+    /// combinations revised, the cells of the houses looked at and of the houses
+    /// a placed digit is cleared from.
     units: u64,
 }
 

@@ -2,7 +2,7 @@
 //! apply it and propagate again, until the grid is solved or nothing applies.
 
 use crate::state::Halt;
-use crate::{ladder, Context, Layout, Options, Rating, State, Step};
+use crate::{Ladder, Layout, Options, Rating, State, Step};
 use kenken_model::{Budget, CageId, Digit, Exhausted, Limits, Puzzle};
 use kenken_search::{self as search, Verdict};
 use std::fmt;
@@ -201,7 +201,7 @@ impl Grader {
     /// A budget of the grading's limits with one share of its memory (for a run or
     /// the solution count).
     fn budget(&self) -> Budget {
-        Budget::new(self.limits.with_memory(self.share))
+        Budget::share_of(self.limits, self.share)
     }
 
     /// The solution count, searched for on first use.
@@ -317,9 +317,9 @@ impl Grader {
         check: bool,
         mut log: Option<&mut Vec<Step>>,
     ) -> (Summary, State, Option<usize>) {
-        let mut ctx = Context::within(options, self.layout.cage_count(), self.budget());
+        let mut ladder = Ladder::within(&self.layout, options, self.budget());
         if log.is_none() && !check {
-            ctx = ctx.quiet();
+            ladder = ladder.quiet();
         }
         let truth = if check {
             self.solution().map(|s| Truth::new(&self.layout, s))
@@ -374,8 +374,8 @@ impl Grader {
                 status = Some(Status::Solved);
                 break;
             }
-            let Some(step) = ladder::next_step(&state, &mut ctx) else {
-                if let Some(why) = ctx.exhausted() {
+            let Some(step) = ladder.next_step(&state) else {
+                if let Some(why) = ladder.exhausted() {
                     summary.stopped = Some(why);
                     status = Some(Status::of(why));
                     break;
@@ -397,14 +397,14 @@ impl Grader {
             let index = log.as_deref().map_or(0, Vec::len);
             let propagated = match log.as_deref_mut() {
                 Some(steps) => {
-                    if let Err(why) = ctx.budget.reserve(step.bytes()) {
+                    if let Err(why) = ladder.budget().reserve(step.bytes()) {
                         summary.stopped = Some(why);
                         status = Some(Status::of(why));
                         break;
                     }
                     steps.push(step);
                     let logged = steps.len();
-                    let propagated = state.propagate_within(&mut ctx.budget, Some(steps));
+                    let propagated = state.propagate_within(ladder.budget(), Some(steps));
                     if propagated.is_err() {
                         // The log shows the step that led to the contradiction (or
                         // to the end of the budget), not the singles placed on the
@@ -413,7 +413,7 @@ impl Grader {
                     }
                     propagated
                 }
-                None => state.propagate_within(&mut ctx.budget, None),
+                None => state.propagate_within(ladder.budget(), None),
             };
             match propagated {
                 Ok(()) => {}
@@ -431,7 +431,7 @@ impl Grader {
                 }
             }
             state.take_changed_cages_into(&mut changed);
-            ctx.cages_changed(&changed);
+            ladder.cages_changed(&changed);
         }
         summary.status = status.unwrap_or(Status::Stuck);
         (summary, state, unsound_step)

@@ -2,8 +2,11 @@
 //!
 //! * [`State`]: candidates per cell and live combinations per cage, propagated to a
 //!   fixed point (naked singles and the combination filter, rating 0).
-//! * [`Technique`]: one file per technique under `techniques/`, each finding the next
-//!   [`Step`] in the specified order; [`ladder::LADDER`] orders them.
+//! * [`registry::REGISTRY`]: the ladder's one table of techniques (id, name, rating
+//!   rule, rung, default, description), easiest first.
+//! * [`Technique`]: one file per technique under `techniques/`, each made for a run,
+//!   finding its next [`Step`] in the specified order and keeping what it learns;
+//!   a [`Ladder`] runs them rung by rung.
 //! * [`Step`]: plain data (technique, rating, justification, removals) with a
 //!   one-line text in the reference solver's style.
 //! * [`Grader`]: the stepping loop, giving a [`Grade`] (status, max, total, depth,
@@ -14,18 +17,21 @@
 
 mod geometry;
 mod grade;
-pub mod ladder;
+mod ladder;
 mod layout;
 mod rating;
+pub mod registry;
 mod state;
 mod step;
 mod table_cache;
 mod technique;
-pub mod techniques;
+mod techniques;
 
 pub use grade::{Grade, Grader, Status, Summary};
+pub use ladder::{listing, Ladder};
 pub use layout::Layout;
 pub use rating::Rating;
-pub use state::{Contradiction, State, StateError};
+pub use registry::TechniqueKind;
+pub use state::{Contradiction, Halt, State, StateError};
 pub use step::{fish_name, subset_name, Axis, CageCut, Reason, Slice, Step};
-pub use technique::{Context, Options, Technique, TechniqueKind};
+pub use technique::{Context, Options, Technique, MAX_CAGE_SET};

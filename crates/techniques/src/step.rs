@@ -132,7 +132,7 @@ pub struct Step {
 impl Step {
     pub(crate) fn naked_single(cell: CellId, digit: Digit) -> Step {
         Step {
-            technique: TechniqueKind::NakedSingle,
+            technique: TechniqueKind::PROPAGATION,
             rating: Rating::ZERO,
             reason: Reason::NakedSingle { cell, digit },
             placements: vec![(cell, digit)],
@@ -142,7 +142,7 @@ impl Step {
     }
 
     /// A step that removes cage combinations, without its direct eliminations: what
-    /// a rating-only run ([`Context::quiet`](crate::Context::quiet)) applies, since
+    /// a rating-only run ([`Ladder::quiet`](crate::Ladder::quiet)) applies, since
     /// applying the cuts and propagating removes the same candidates
     /// ([`State::step_from_cuts`](crate::State::step_from_cuts) fills them in).
     pub(crate) fn from_cuts(
@@ -183,7 +183,7 @@ impl Step {
     /// Whether this is propagation (a naked single, rating 0) rather than a step of
     /// the ladder.
     pub fn is_propagation(&self) -> bool {
-        self.technique == TechniqueKind::NakedSingle
+        self.technique == TechniqueKind::PROPAGATION
     }
 
     /// The one-line description in the reference solver's style, with `r2c3` names.

@@ -230,27 +230,18 @@ fn a_deferred_solution_count_changes_no_grade() {
     report("deferred count", &problems, entries.len(), started);
 }
 
-/// The ladder levels: level k enables the first k+1 kinds of [`TechniqueKind::ALL`].
-fn level_options(k: usize) -> Options {
-    let mut options = Options::default();
-    for kind in &TechniqueKind::ALL[k + 1..] {
-        options.disable(*kind);
-    }
-    options
+/// The kinds of the default ladder, in registry order.
+fn default_kinds() -> Vec<TechniqueKind> {
+    TechniqueKind::all().filter(|k| k.entry().enabled).collect()
 }
 
-/// The ratings a technique's steps can have (`None`: no upper bound).
-fn rating_range(kind: TechniqueKind) -> (Rating, Option<Rating>) {
-    let t = Rating::tenths;
-    match kind {
-        TechniqueKind::NakedSingle => (t(0), Some(t(0))),
-        TechniqueKind::HiddenSingle => (t(10), Some(t(10))),
-        TechniqueKind::Claiming | TechniqueKind::Pointing => (t(15), Some(t(15))),
-        TechniqueKind::HiddenSubset | TechniqueKind::Fish => (t(20), Some(t(29))),
-        TechniqueKind::RegionParity => (t(30), Some(t(31))),
-        TechniqueKind::RegionSum => (t(30), Some(t(39))),
-        TechniqueKind::CageCombination => (t(40), None),
+/// The ladder levels: level k enables the first k+1 kinds of the default ladder.
+fn level_options(k: usize) -> Options {
+    let mut options = Options::default();
+    for &kind in &default_kinds()[k + 1..] {
+        options.disable(kind);
     }
+    options
 }
 
 /// Ladder consistency for one puzzle: with k the first level that solves it, the
@@ -266,13 +257,14 @@ fn ladder_consistency(e: &Entry) -> Option<String> {
             e.label, full.status
         ));
     }
-    let last = TechniqueKind::ALL.len() - 1;
+    let kinds = default_kinds();
+    let last = kinds.len() - 1;
     let (k, level) = (0..last)
         .map(|k| (k, grader.grade(level_options(k), false)))
         .find(|(_, g)| g.solved())
         .unwrap_or((last, full.clone()));
-    let kind = TechniqueKind::ALL[k];
-    let (floor, ceiling) = rating_range(kind);
+    let kind = kinds[k];
+    let (floor, ceiling) = kind.entry().rating.range();
     let within =
         floor <= full.max && full.max <= level.max && ceiling.into_iter().all(|c| level.max <= c);
     (!within).then(|| {

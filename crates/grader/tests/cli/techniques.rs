@@ -6,14 +6,14 @@ use super::{grader, ok};
 fn lists_the_ladder_with_ratings() {
     let out = ok(grader(&["techniques"]));
     let ids = [
-        ("naked-single", "0 (propagation"),
+        ("naked-single", "0"),
         ("hidden-single", "1"),
         ("claiming", "1.5"),
         ("pointing", "1.5"),
         ("hidden-subset", "2 + (k-2)/10"),
         ("fish", "2 + (k-2)/10"),
-        ("region-parity", "3.0 one line"),
         ("region-sum", "3 + (u-1)/5"),
+        ("region-parity", "3 one line, 3.1 several lines"),
         ("cage-combination", "4 + (n-2)/5"),
     ];
     let mut last = 0;

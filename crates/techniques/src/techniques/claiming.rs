@@ -1,26 +1,34 @@
-//! Cage–line claiming (rating 1.5): in a region, when every unplaced cell that can
-//! hold digit d belongs to one cage, that cage must put d in one of those cells; its
+//! Cage–line claiming: in a region, when every unplaced cell that can hold digit d
+//! belongs to one cage, that cage must put d in one of those cells; its
 //! combinations that do not are dropped.
 
 use crate::step::Reason;
-use crate::technique::RegionMemo;
-use crate::{Context, Rating, State, Step, Technique, TechniqueKind};
+use crate::technique::{kinds, RegionMemo};
+use crate::{Context, Layout, State, Step, Technique, TechniqueKind};
 use kenken_model::{CageId, CellId, Digits, MAX_SIZE};
 
-pub struct Claiming;
+struct Claiming {
+    kind: TechniqueKind,
+    /// The regions found barren.
+    barren: RegionMemo,
+}
+
+pub(crate) fn finder(_layout: &Layout, kinds_: &[TechniqueKind]) -> Box<dyn Technique> {
+    let [kind] = kinds(kinds_);
+    Box::new(Claiming {
+        kind,
+        barren: RegionMemo::default(),
+    })
+}
 
 impl Technique for Claiming {
-    fn kinds(&self) -> &'static [TechniqueKind] {
-        &[TechniqueKind::Claiming]
-    }
-
-    fn find(&self, state: &State, ctx: &mut Context, _size: usize) -> Option<Step> {
+    fn find(&mut self, state: &State, ctx: &mut Context, _size: usize) -> Option<Step> {
         let layout = state.layout();
         // Per cage, the digits its unplaced cells in the region being scanned can
         // hold (emptied again as they are read).
         let mut by_cage = [0u16; MAX_SIZE * MAX_SIZE];
         for (r, region) in layout.regions().iter().enumerate() {
-            if ctx.region_barren(state, RegionMemo::CLAIMING, r) {
+            if self.barren.is_barren(ctx, r) {
                 continue;
             }
             // The digits whose unplaced holders in the region all lie in one cage:
@@ -72,8 +80,8 @@ impl Technique for Claiming {
                         .filter(|c| layout.cell_cage[c.index()].0 == cage)
                         .collect();
                     return Some(state.step_from_cuts(
-                        TechniqueKind::Claiming,
-                        Rating::tenths(15),
+                        self.kind,
+                        self.kind.rate(1, 1),
                         Reason::Claiming {
                             region: region.kind,
                             digit: d,
@@ -84,7 +92,7 @@ impl Technique for Claiming {
                     ));
                 }
             }
-            ctx.mark_region_barren(RegionMemo::CLAIMING, r);
+            self.barren.mark_barren(ctx, r);
         }
         None
     }

@@ -1,30 +1,37 @@
-//! Fish (X-Wing, Swordfish, Jellyfish, …; rating 2 + (k−2)/10, at most 2.9): for a
-//! digit, k rows whose possible places lie in exactly k columns; those columns lose
-//! the digit in every other row. Then the same with rows and columns swapped.
+//! Fish (X-Wing, Swordfish, Jellyfish, …): for a digit, k rows whose possible
+//! places lie in exactly k columns; those columns lose the digit in every other
+//! row. Then the same with rows and columns swapped.
 
-use super::hidden_subset::size_rating;
 use super::subsets::first_tight_subset;
 use crate::step::Reason;
-use crate::{Context, State, Step, Technique, TechniqueKind};
+use crate::technique::kinds;
+use crate::{Context, Layout, State, Step, Technique, TechniqueKind};
 use kenken_model::{CellId, Digits, RegionKind, MAX_SIZE};
 use std::ops::RangeInclusive;
 
-pub struct Fish;
-
-/// What fish keep for a run: per size k and digit d, whether the last search
+/// Fish, and what they keep for a run: per size k and digit d, whether the last search
 /// found no fish of d there, with the candidates and placed cells it saw. A fish
 /// of d reads nothing but where d can still go and where it is placed, so while no
 /// cell gains or loses d as a candidate or gets d placed, the search of d would
 /// find nothing again and is skipped. This changes no result, only the time.
-#[derive(Clone, Debug, Default)]
-pub struct Memory {
+struct Fish {
+    kind: TechniqueKind,
     /// Per k (up to N/2), the digits known barren, as bits.
     barren: [u16; MAX_SIZE / 2 + 1],
     /// The grid as the last search saw it: candidates, and which cells are placed.
     seen: Vec<(Digits, bool)>,
 }
 
-impl Memory {
+pub(crate) fn finder(_layout: &Layout, kinds_: &[TechniqueKind]) -> Box<dyn Technique> {
+    let [kind] = kinds(kinds_);
+    Box::new(Fish {
+        kind,
+        barren: Default::default(),
+        seen: Vec::new(),
+    })
+}
+
+impl Fish {
     /// Forgets what is barren for the digits whose places changed since the last
     /// search, and notes the grid as it is now.
     fn catch_up(&mut self, state: &State) {
@@ -54,19 +61,16 @@ impl Memory {
 }
 
 impl Technique for Fish {
-    fn kinds(&self) -> &'static [TechniqueKind] {
-        &[TechniqueKind::Fish]
-    }
-
     fn sizes(&self, state: &State, _ctx: &Context) -> RangeInclusive<usize> {
         2..=state.n() / 2
     }
 
-    fn find(&self, state: &State, ctx: &mut Context, k: usize) -> Option<Step> {
+    fn find(&mut self, state: &State, ctx: &mut Context, k: usize) -> Option<Step> {
         let n = state.n();
         let size = state.puzzle().size();
         let memos = ctx.memos;
-        let mem = &mut ctx.fish;
+        let technique = self.kind;
+        let mem = self;
         mem.catch_up(state);
         for d in 1..=n as u8 {
             let bit = 1u16 << (d - 1);
@@ -137,8 +141,8 @@ impl Technique for Fish {
                     }
                     eliminations.sort();
                     Some(Step {
-                        technique: TechniqueKind::Fish,
-                        rating: size_rating(k),
+                        technique,
+                        rating: technique.rate(k, 1),
                         reason: Reason::Fish {
                             digit: d,
                             base: base.iter().map(|&l| kind(l, true)).collect(),

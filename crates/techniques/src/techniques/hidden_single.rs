@@ -2,17 +2,21 @@
 //! hold goes there.
 
 use crate::step::Reason;
-use crate::{Context, Rating, State, Step, Technique, TechniqueKind};
+use crate::technique::kinds;
+use crate::{Context, Layout, State, Step, Technique, TechniqueKind};
 use kenken_model::Digits;
 
-pub struct HiddenSingle;
+struct HiddenSingle {
+    kind: TechniqueKind,
+}
+
+pub(crate) fn finder(_layout: &Layout, kinds_: &[TechniqueKind]) -> Box<dyn Technique> {
+    let [kind] = kinds(kinds_);
+    Box::new(HiddenSingle { kind })
+}
 
 impl Technique for HiddenSingle {
-    fn kinds(&self) -> &'static [TechniqueKind] {
-        &[TechniqueKind::HiddenSingle]
-    }
-
-    fn find(&self, state: &State, _ctx: &mut Context, _size: usize) -> Option<Step> {
+    fn find(&mut self, state: &State, _ctx: &mut Context, _size: usize) -> Option<Step> {
         for region in state.layout().regions() {
             // The digits held by exactly one unplaced cell: seen once and not again.
             let (mut once, mut again) = (Digits::EMPTY, Digits::EMPTY);
@@ -38,8 +42,8 @@ impl Technique for HiddenSingle {
                 .map(|x| (cell, x))
                 .collect();
             return Some(Step {
-                technique: TechniqueKind::HiddenSingle,
-                rating: Rating::tenths(10),
+                technique: self.kind,
+                rating: self.kind.rate(1, 1),
                 reason: Reason::HiddenSingle {
                     region: region.kind,
                     cell,

@@ -1,32 +1,37 @@
-//! Hidden subsets (rating 2 + (k−2)/10, at most 2.9): k digits of a region whose
-//! possible cells are exactly k cells; those cells lose every other digit. Only
-//! looked for in regions with at least k + 2 unplaced cells.
+//! Hidden subsets: k digits of a region whose possible cells are exactly k cells;
+//! those cells lose every other digit. Only looked for in regions with at least
+//! k + 2 unplaced cells.
 
 use super::subsets::first_tight_subset;
 use crate::step::Reason;
-use crate::{Context, Rating, State, Step, Technique, TechniqueKind};
+use crate::technique::{kinds, RegionMemo};
+use crate::{Context, Layout, State, Step, Technique, TechniqueKind};
 use kenken_model::{CellId, Digits, MAX_SIZE};
 use std::ops::RangeInclusive;
 
-pub struct HiddenSubset;
+struct HiddenSubset {
+    kind: TechniqueKind,
+    /// Per size k, the regions found barren.
+    barren: [RegionMemo; MAX_SIZE + 1],
+}
 
-/// The rating of a hidden subset or fish of size k.
-pub fn size_rating(k: usize) -> Rating {
-    Rating::tenths((20 + (k as u32).saturating_sub(2)).min(29))
+pub(crate) fn finder(_layout: &Layout, kinds_: &[TechniqueKind]) -> Box<dyn Technique> {
+    let [kind] = kinds(kinds_);
+    Box::new(HiddenSubset {
+        kind,
+        barren: Default::default(),
+    })
 }
 
 impl Technique for HiddenSubset {
-    fn kinds(&self) -> &'static [TechniqueKind] {
-        &[TechniqueKind::HiddenSubset]
-    }
-
     fn sizes(&self, state: &State, _ctx: &Context) -> RangeInclusive<usize> {
         2..=state.n().saturating_sub(2)
     }
 
-    fn find(&self, state: &State, ctx: &mut Context, k: usize) -> Option<Step> {
+    fn find(&mut self, state: &State, ctx: &mut Context, k: usize) -> Option<Step> {
+        let barren = &mut self.barren[k];
         for (r, region) in state.layout().regions().iter().enumerate() {
-            if ctx.region_barren(state, k, r) {
+            if barren.is_barren(ctx, r) {
                 continue;
             }
             // A pass over the region, and its k-subsets of digits (at most a few
@@ -41,7 +46,7 @@ impl Technique for HiddenSubset {
             }
             let open = &open[..unplaced];
             if open.len() < k + 2 {
-                ctx.mark_region_barren(k, r);
+                barren.mark_barren(ctx, r);
                 continue;
             }
             // Where each still-missing digit can go, as a mask over `open`.
@@ -85,8 +90,8 @@ impl Technique for HiddenSubset {
                     return None;
                 }
                 Some(Step {
-                    technique: TechniqueKind::HiddenSubset,
-                    rating: size_rating(k),
+                    technique: self.kind,
+                    rating: self.kind.rate(k, 1),
                     reason: Reason::HiddenSubset {
                         region: region.kind,
                         digits: keep,
@@ -100,7 +105,7 @@ impl Technique for HiddenSubset {
             if step.is_some() {
                 return step;
             }
-            ctx.mark_region_barren(k, r);
+            barren.mark_barren(ctx, r);
         }
         None
     }

@@ -1,16 +1,14 @@
-//! Cage–line pointing (rating 1.5): when every live combination of a cage puts digit
-//! d inside region L, the other cells of L cannot hold d. One step per cage: all its
-//! digits and lines at once.
+//! Cage–line pointing: when every live combination of a cage puts digit d inside
+//! region L, the other cells of L cannot hold d. One step per cage: all its digits
+//! and lines at once.
 
 use crate::step::Reason;
-use crate::technique::still_barren;
-use crate::{Context, Layout, Rating, State, Step, Technique, TechniqueKind};
+use crate::technique::{kinds, still_barren};
+use crate::{Context, Layout, State, Step, Technique, TechniqueKind};
 use kenken_model::{CageId, CellId, Digit, RegionKind, MAX_SIZE};
 use std::ops::Range;
 
-pub struct Pointing;
-
-/// What pointing keeps for a run.
+/// Pointing, and what it keeps for a run.
 ///
 /// * Per cage, the regions it touches (met cell by cell: row, column, box) with
 ///   the cage positions in each, found once: they never change, and pointing asks
@@ -19,9 +17,9 @@ pub struct Pointing;
 ///   same, the digits it forces into each region stay the same, and the other
 ///   cells of those regions only lose candidates, so it still points at nothing
 ///   and is skipped. This changes no result, only the time spent.
-#[derive(Clone, Debug, Default)]
-pub struct Memory {
-    /// Per cage, its range of `lines`.
+struct Pointing {
+    kind: TechniqueKind,
+    /// Per cage, its range of `lines` (empty until the first search).
     of_cage: Vec<Range<usize>>,
     /// A region and its range of `positions`.
     lines: Vec<(usize, Range<usize>)>,
@@ -30,17 +28,28 @@ pub struct Memory {
     barren: Vec<u32>,
 }
 
-impl Memory {
-    fn build(layout: &Layout) -> Memory {
+pub(crate) fn finder(_layout: &Layout, kinds_: &[TechniqueKind]) -> Box<dyn Technique> {
+    let [kind] = kinds(kinds_);
+    Box::new(Pointing {
+        kind,
+        of_cage: Vec::new(),
+        lines: Vec::new(),
+        positions: Vec::new(),
+        barren: Vec::new(),
+    })
+}
+
+impl Pointing {
+    /// Lists each cage's regions (at the first search: most runs never get this
+    /// far).
+    fn list_regions(&mut self, layout: &Layout) {
         // A cell adds at most one line and one position per region it is in.
         let cells = layout.puzzle().size().cell_count();
         let per_cell = cells * layout.cell_regions(CellId::new(0)).len();
-        let mut mem = Memory {
-            of_cage: Vec::with_capacity(layout.cage_count()),
-            lines: Vec::with_capacity(per_cell),
-            positions: Vec::with_capacity(per_cell),
-            barren: Vec::new(),
-        };
+        let mem = self;
+        mem.of_cage.reserve(layout.cage_count());
+        mem.lines.reserve(per_cell);
+        mem.positions.reserve(per_cell);
         for cage in layout.puzzle().cage_ids() {
             let cells = layout.cage_cells(cage);
             let start = mem.lines.len();
@@ -61,30 +70,26 @@ impl Memory {
             mem.of_cage.push(start..mem.lines.len());
         }
         mem.barren = vec![0; layout.cage_count()];
-        mem
     }
 }
 
 impl Technique for Pointing {
-    fn kinds(&self) -> &'static [TechniqueKind] {
-        &[TechniqueKind::Pointing]
-    }
-
-    fn find(&self, state: &State, ctx: &mut Context, _size: usize) -> Option<Step> {
+    fn find(&mut self, state: &State, ctx: &mut Context, _size: usize) -> Option<Step> {
         let layout = state.layout();
         let n = state.n();
         let regions = layout.regions();
-        if ctx.pointing.of_cage.is_empty() {
-            ctx.pointing = Memory::build(layout);
+        if self.of_cage.is_empty() {
+            self.list_regions(layout);
         }
-        let (clock, changed_at, memos) = (ctx.combos.clock(), ctx.combos.changed_at(), ctx.memos);
+        let (stamp, changed_at, memos) = (ctx.changes.stamp(), ctx.changes.cages(), ctx.memos);
         let budget = &mut ctx.budget;
-        let Memory {
+        let Pointing {
+            kind,
             of_cage,
             lines,
             positions: inside,
             barren,
-        } = &mut ctx.pointing;
+        } = self;
         // Reused from cage to cage, on the stack: a cage touches at most every row,
         // column and box, 48 regions at the model's largest size.
         let (mut always_small, mut always_big) = ([0u16; 64], Vec::new());
@@ -142,7 +147,7 @@ impl Technique for Pointing {
                 points |= *a;
             }
             if points == 0 {
-                barren[cage.index()] = clock + 1;
+                barren[cage.index()] = stamp;
                 continue;
             }
             // Every forced (digit, region) is met in any one live combination, at
@@ -181,11 +186,11 @@ impl Technique for Pointing {
                 }
             }
             if eliminations.is_empty() {
-                barren[cage.index()] = clock + 1;
+                barren[cage.index()] = stamp;
             } else {
                 return Some(Step {
-                    technique: TechniqueKind::Pointing,
-                    rating: Rating::tenths(15),
+                    technique: *kind,
+                    rating: kind.rate(1, 1),
                     reason: Reason::Pointing {
                         cage,
                         forced,

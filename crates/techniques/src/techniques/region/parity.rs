@@ -1,11 +1,13 @@
-//! Region parity (rating 3.0 one line, 3.1 several): when exactly one cage part of a
-//! slice has an unknown parity, the slice total's parity forces it.
+//! Region parity: when exactly one cage part of a slice has an unknown parity, the
+//! slice total's parity forces it.
 
-use super::region_totals::SliceTotals;
+use super::slices::SliceTotals;
 use crate::step::Reason;
-use crate::{Rating, State, Step, TechniqueKind};
+use crate::{State, Step, TechniqueKind};
 
-pub fn deduce(state: &State, totals: &SliceTotals) -> Option<Step> {
+/// The region-parity step (of `kind`) on this slice, when exactly one part has an
+/// unknown parity and forcing it removes something.
+pub fn deduce(state: &State, totals: &SliceTotals, kind: TechniqueKind) -> Option<Step> {
     let mut open = None;
     let mut known_parity = 0;
     for (i, part) in totals.parts.iter().enumerate() {
@@ -36,8 +38,8 @@ pub fn deduce(state: &State, totals: &SliceTotals) -> Option<Step> {
         removed,
     };
     Some(state.step_from_cuts(
-        TechniqueKind::RegionParity,
-        Rating::tenths(if totals.slice.count > 1 { 31 } else { 30 }),
+        kind,
+        kind.rate(1, totals.slice.count),
         Reason::RegionParity {
             slice: totals.slice,
             target: totals.target,

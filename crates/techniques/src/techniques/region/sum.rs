@@ -1,22 +1,21 @@
-//! Region sum (rating 3 + (u−1)/5, +0.1 over several lines, at most 3.9): the unknown
-//! cage parts of a slice must make up the slice total minus the known parts; keep only
-//! the values of each unknown that some choice for the others completes.
+//! Region sum: the unknown cage parts of a slice must make up the slice total minus
+//! the known parts; keep only the values of each unknown that some choice for the
+//! others completes.
 
-use super::cage_combination::MAX_LEVEL;
-use super::region_totals::SliceTotals;
+use super::slices::SliceTotals;
 use crate::step::Reason;
-use crate::{Rating, State, Step, TechniqueKind};
+use crate::technique::MAX_CAGE_SET;
+use crate::{State, Step, TechniqueKind};
 use kenken_model::CageId;
 
-/// The rating of a region sum with `unknowns` unknown parts over `lines` lines.
-pub fn rating(unknowns: usize, lines: usize) -> Rating {
-    let multi = u32::from(lines > 1);
-    Rating::tenths((30 + 2 * (unknowns as u32 - 1) + multi).min(39))
-}
-
-/// The region-sum step on this slice, when it has 1..=u_max unknown parts and removes
-/// something.
-pub fn deduce(state: &State, totals: &SliceTotals, u_max: usize) -> Option<Step> {
+/// The region-sum step (of `kind`) on this slice, when it has 1..=u_max unknown
+/// parts and removes something.
+pub fn deduce(
+    state: &State,
+    totals: &SliceTotals,
+    u_max: usize,
+    kind: TechniqueKind,
+) -> Option<Step> {
     let u = totals.parts.iter().filter(|p| !totals.is_known(p)).count();
     if u == 0 || u > u_max {
         return None;
@@ -88,8 +87,8 @@ pub fn deduce(state: &State, totals: &SliceTotals, u_max: usize) -> Option<Step>
     let unknown: Vec<CageId> = named.into_iter().map(|(_, cage)| cage).collect();
     cuts.sort_by_key(|cut| unknown.iter().position(|&cage| cage == cut.cage));
     Some(state.step_from_cuts(
-        TechniqueKind::RegionSum,
-        rating(u, totals.slice.count),
+        kind,
+        kind.rate(u, totals.slice.count),
         Reason::RegionSum {
             slice: totals.slice,
             target: totals.target,
@@ -102,7 +101,7 @@ pub fn deduce(state: &State, totals: &SliceTotals, u_max: usize) -> Option<Step>
 
 /// The most unknown parts a region sum takes: one more than the deepest
 /// cage-combination level.
-const MAX_UNKNOWNS: usize = MAX_LEVEL + 1;
+const MAX_UNKNOWNS: usize = MAX_CAGE_SET + 1;
 
 /// The values of each unknown part that some choice for the others completes to
 /// the required sum ([`feasible_values`]).
@@ -264,14 +263,5 @@ mod tests {
                 assert_eq!(&got, list, "{lists:?} {required}");
             }
         }
-    }
-
-    #[test]
-    fn ratings_follow_the_scale() {
-        assert_eq!(rating(1, 1), Rating::tenths(30));
-        assert_eq!(rating(1, 2), Rating::tenths(31));
-        assert_eq!(rating(3, 1), Rating::tenths(34));
-        assert_eq!(rating(5, 2), Rating::tenths(39));
-        assert_eq!(rating(7, 1), Rating::tenths(39));
     }
 }

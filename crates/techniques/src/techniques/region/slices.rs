@@ -1,27 +1,19 @@
-//! Region totals: every row and column adds up to N(N+1)/2, so a slice of adjacent
-//! lines adds up to a known total. This file scans the slices in the specified order
-//! and asks, for each, the region-sum deduction ([`super::region_sum`]) and then the
-//! region-parity deduction ([`super::region_parity`]).
+//! Slices and their totals: a slice of n adjacent lines adds up to n·N(N+1)/2, and
+//! each cage with cells inside contributes the possible sums of those cells.
 //!
-//! Order: for u_max = 1 ..= deepest cage-combination level tried + 1; for slice size
-//! n = 1..=N; rows, then columns (none for n = N, the whole grid); first line
-//! top/left first; for KenDoku, each box after the single rows and columns. A
-//! slice's totals are computed once and reused by every u_max pass and by later
-//! searches, until a cage of the slice changes; a slice where neither deduction
-//! can find anything is worked out only as far as it takes to know that (see
-//! `Stop`).
+//! The slices, in the order the spec fixes: slice size n = 1..=N; rows, then
+//! columns (none for n = N, the whole grid); first line top/left first; for
+//! KenDoku, each box after the single rows and columns. A slice's totals are
+//! computed once ([`SliceCache`]) and reused until a cage of the slice changes; a
+//! slice where neither deduction can find anything is worked out only as far as it
+//! takes to know that (see [`Stop`]).
 
-use super::cage_combination::MAX_LEVEL;
-use super::{region_parity, region_sum};
 use crate::state::bits;
 use crate::step::{Axis, Slice};
-use crate::technique::still_barren;
 use crate::Layout;
-use crate::{Context, State, Step, Technique, TechniqueKind};
+use crate::State;
 use kenken_model::{Budget, CageId, Digit, Exhausted, RegionKind, MAX_SIZE};
-use std::ops::{Range, RangeInclusive};
-
-pub struct RegionTotals;
+use std::ops::Range;
 
 /// One cage's part of a slice: where its cells inside the slice and its possible
 /// inside sums are kept in the slice's [`SliceTotals`].
@@ -58,24 +50,19 @@ pub struct SliceTotals {
     /// sum and two of unknown parity (see [`Stop`]): then neither deduction finds
     /// anything with at most `u − 1` unknowns, and the parts after it were not
     /// worked out.
-    stopped_at: Option<usize>,
+    pub(super) stopped_at: Option<usize>,
 }
 
 /// When building a slice's totals may stop: once this many of its parts have an
 /// unknown sum and two an unknown parity, the region sum (with fewer unknowns
 /// allowed) and the region parity find nothing there, whatever the other parts
-/// hold, so the rest need not be worked out nor the slice searched. (On the
-/// reference file's line 332, a 7×7 of multiplication cages whose 55 slices hold
-/// 586 parts, 121 parts are left out that way: 4 % of its grading's instructions.)
-#[derive(Clone, Copy, Debug)]
-pub(crate) enum Stop {
-    Never,
-    AtUnknowns(usize),
-}
+/// hold, so the rest need not be worked out nor the slice searched. (`None`: work
+/// out every part.)
+pub(crate) type Stop = Option<usize>;
 
 /// Distinct sums of each cage's whole live combinations, computed once and shared
 /// by every slice that holds the whole cage, with the tick they were computed at
-/// (see [`Changes`]); and buffers for building a slice's totals, reused from slice
+/// (see [`Ticks`]); and buffers for building a slice's totals, reused from slice
 /// to slice (a 9×9 grid has 89 slices).
 #[derive(Clone, Debug, Default)]
 pub struct WholeSums {
@@ -143,12 +130,12 @@ impl LineParts {
 /// change. Totals computed at a tick stay right while none of their cages changed
 /// after it.
 #[derive(Clone, Copy)]
-pub struct Changes<'a> {
+pub struct Ticks<'a> {
     pub clock: u32,
     pub changed_at: &'a [u32],
 }
 
-impl Changes<'_> {
+impl Ticks<'_> {
     fn unchanged_since(&self, cage: CageId, tick: u32) -> bool {
         self.changed_at.get(cage.index()).is_none_or(|&t| t <= tick)
     }
@@ -159,7 +146,7 @@ impl WholeSums {
         &mut self,
         state: &State,
         cage: CageId,
-        changes: Changes,
+        changes: Ticks,
         budget: &mut Budget,
     ) -> Result<&[u32], Exhausted> {
         if self.sums.is_empty() {
@@ -187,27 +174,13 @@ impl WholeSums {
     }
 }
 
-/// What region totals keep between searches of one run: the slices in search
-/// order, each one's totals with the tick they were computed at, and the whole-cage
-/// sums; and per slice, when each deduction last found nothing there.
+/// The slices of a run in search order, each one's totals with the tick they were
+/// computed at, and the whole-cage sums.
 #[derive(Clone, Debug, Default)]
-pub struct Memory {
-    slices: Vec<Slice>,
-    totals: Vec<Option<(u32, SliceTotals)>>,
+pub(super) struct SliceCache {
+    pub slices: Vec<Slice>,
+    pub totals: Vec<Option<(u32, SliceTotals)>>,
     whole: WholeSums,
-    barren: Vec<Barren>,
-}
-
-/// When the deductions last found nothing in a slice: 1 + the tick, 0 for never.
-/// Both read nothing but the slice's totals (and, to cut, its cages' combinations,
-/// from which the totals come), so while the totals are those of that tick they
-/// still find nothing, and are skipped. This changes no result, only the time.
-#[derive(Clone, Copy, Debug, Default)]
-struct Barren {
-    /// The region sum, per unknown-count limit `u_max` (at most the deepest
-    /// cage-combination level + 1).
-    sum: [u32; MAX_LEVEL + 2],
-    parity: u32,
 }
 
 /// Some(parity) when every one of (at least one) `values` has the same parity.
@@ -265,7 +238,17 @@ fn distinct_sums_by(
     Ok(())
 }
 
-impl Memory {
+impl SliceCache {
+    /// The slices of a puzzle, none of them worked out yet.
+    pub fn new(state: &State) -> SliceCache {
+        let slices = slices(state);
+        SliceCache {
+            totals: vec![None; slices.len()],
+            slices,
+            whole: WholeSums::default(),
+        }
+    }
+
     /// Computes the totals of slice `i`, or refreshes them if a cage of the slice
     /// changed since they were.
     ///
@@ -275,11 +258,11 @@ impl Memory {
     ///
     /// Fails when the budget runs out first; the slice's totals are then gone, to
     /// be built afresh.
-    fn bring_up_to_date(
+    pub fn bring_up_to_date(
         &mut self,
         i: usize,
         state: &State,
-        changes: Changes,
+        changes: Ticks,
         stop: Stop,
         budget: &mut Budget,
     ) -> Result<(), Exhausted> {
@@ -300,9 +283,7 @@ impl Memory {
                     }
                     return refreshed;
                 }
-                Some(u) if unchanged && matches!(stop, Stop::AtUnknowns(v) if v == u) => {
-                    return Ok(())
-                }
+                Some(u) if unchanged && stop == Some(u) => return Ok(()),
                 Some(_) => {}
             }
         }
@@ -321,8 +302,11 @@ impl Memory {
 }
 
 impl SliceTotals {
+    /// A slice's totals worked out whole, from scratch (what the kept ones are
+    /// checked against).
+    #[cfg(test)]
     pub fn new(state: &State, slice: Slice) -> SliceTotals {
-        let changes = Changes {
+        let changes = Ticks {
             clock: 0,
             changed_at: &[],
         };
@@ -331,7 +315,7 @@ impl SliceTotals {
             slice,
             &mut WholeSums::default(),
             changes,
-            Stop::Never,
+            None,
             &mut Budget::unlimited(),
         )
         .expect("an unlimited budget")
@@ -344,7 +328,7 @@ impl SliceTotals {
         state: &State,
         slice: Slice,
         whole: &mut WholeSums,
-        changes: Changes,
+        changes: Ticks,
         stop: Stop,
         budget: &mut Budget,
     ) -> Result<SliceTotals, Exhausted> {
@@ -416,7 +400,7 @@ impl SliceTotals {
                 values: v0..values.len(),
                 whole: is_whole,
             });
-            if let Stop::AtUnknowns(u) = stop {
+            if let Some(u) = stop {
                 if unknown_sums >= u && unknown_parities >= 2 {
                     stopped_at = Some(u);
                     break;
@@ -446,7 +430,7 @@ impl SliceTotals {
         &mut self,
         state: &State,
         whole: &mut WholeSums,
-        changes: Changes,
+        changes: Ticks,
         tick: u32,
         budget: &mut Budget,
     ) -> Result<(), Exhausted> {
@@ -516,72 +500,6 @@ impl SliceTotals {
     }
 }
 
-impl Technique for RegionTotals {
-    fn kinds(&self) -> &'static [TechniqueKind] {
-        &[TechniqueKind::RegionSum, TechniqueKind::RegionParity]
-    }
-
-    /// One size: the u_max passes run inside [`RegionTotals::find`], so that each
-    /// slice's totals are computed once for all of them.
-    fn sizes(&self, _state: &State, _ctx: &Context) -> RangeInclusive<usize> {
-        1..=1
-    }
-
-    fn find(&self, state: &State, ctx: &mut Context, _size: usize) -> Option<Step> {
-        let sums = ctx.options.is_enabled(TechniqueKind::RegionSum);
-        let parity = ctx.options.is_enabled(TechniqueKind::RegionParity);
-        let deepest = ctx.deepest_level();
-        let ctx_memos = ctx.memos;
-        let changes = Changes {
-            clock: ctx.combos.clock(),
-            changed_at: ctx.combos.changed_at(),
-        };
-        let mem = &mut ctx.totals;
-        let budget = &mut ctx.budget;
-        if mem.slices.is_empty() {
-            mem.slices = slices(state);
-            mem.totals = vec![None; mem.slices.len()];
-            mem.barren = vec![Barren::default(); mem.slices.len()];
-        }
-        let stamp = changes.clock + 1;
-        // A deduction that found nothing still does on totals computed no later.
-        let skip = |barren: u32, tick: u32| ctx_memos && still_barren(barren, tick);
-        // More unknowns than the last pass allows, and two unknown parities: nothing.
-        let stop = Stop::AtUnknowns(deepest + 2);
-        for u_max in 1..=deepest + 1 {
-            for i in 0..mem.slices.len() {
-                // The first pass brings each slice it reaches up to date.
-                if u_max == 1
-                    && mem
-                        .bring_up_to_date(i, state, changes, stop, budget)
-                        .is_err()
-                {
-                    return None;
-                }
-                let (tick, t) = mem.totals[i].as_ref().expect("computed in the first pass");
-                if t.stopped_at.is_some() {
-                    continue;
-                }
-                let barren = &mut mem.barren[i];
-                if sums && !skip(barren.sum[u_max], *tick) {
-                    budget.spend(t.parts.len() as u64).ok()?;
-                    if let Some(step) = region_sum::deduce(state, t, u_max) {
-                        return Some(step);
-                    }
-                    barren.sum[u_max] = stamp;
-                }
-                if parity && !skip(barren.parity, *tick) {
-                    if let Some(step) = region_parity::deduce(state, t) {
-                        return Some(step);
-                    }
-                    barren.parity = stamp;
-                }
-            }
-        }
-        None
-    }
-}
-
 /// The slices in search order (see the module documentation).
 fn slices(state: &State) -> Vec<Slice> {
     let n = state.n();
@@ -609,76 +527,4 @@ fn slices(state: &State) -> Vec<Slice> {
         }
     }
     slices
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::{ladder, Grader, Options};
-
-    /// The totals kept between steps (refreshed part by part) are the ones computed
-    /// from scratch, at every state of whole gradings that use region sums; and
-    /// where they stopped early, the deductions find nothing on the whole slice.
-    #[test]
-    fn kept_totals_match_fresh_ones() {
-        let ids = [
-            "7:b_aa__aa_14a__aa_aa_a_ab_a4_ab_3a_4a_caa,m756d2a6m210d3a10a5m105s1d2a9d2s1m6a11s5m150s2m63s3s1",
-            "6:c_10a_a_6a__a7_aa_b_aa_a_,a21d2s1s3d3a9d2a7a6d2s3m12m30m8m6s1",
-            "6:aabab__a_3a_4a3__a_3a__aa_b_4a__a_,d2s2a8d2s2m6s1m6a10d3s2a7a9m12m20s1",
-        ];
-        let (mut compared, mut stopped) = (0, 0);
-        for id in ids {
-            let puzzle = kenken_formats::tatham::read(id).expect("puzzle");
-            let grader = Grader::new(&puzzle).expect("grader");
-            let (mut state, _) = grader.start();
-            let mut ctx = Context::new(Options::default(), puzzle.cages().len());
-            while let Some(step) = ladder::next_step(&state, &mut ctx) {
-                let changes = Changes {
-                    clock: ctx.combos.clock(),
-                    changed_at: ctx.combos.changed_at(),
-                };
-                let deepest = ctx.deepest_level();
-                let mem = &mut ctx.totals;
-                for i in 0..mem.slices.len() {
-                    if mem.totals[i].is_none() {
-                        continue;
-                    }
-                    mem.bring_up_to_date(
-                        i,
-                        &state,
-                        changes,
-                        Stop::AtUnknowns(deepest + 2),
-                        &mut Budget::unlimited(),
-                    )
-                    .expect("an unlimited budget");
-                    let kept = &mem.totals[i].as_ref().expect("kept").1;
-                    let fresh = SliceTotals::new(&state, mem.slices[i]);
-                    assert!(kept.parts.len() <= fresh.parts.len());
-                    for (a, b) in kept.parts.iter().zip(&fresh.parts) {
-                        assert_eq!(a.cage, b.cage);
-                        assert_eq!(kept.positions(a), fresh.positions(b));
-                        assert_eq!(kept.values(a), fresh.values(b), "{id} {:?}", mem.slices[i]);
-                    }
-                    if kept.stopped_at.is_some() {
-                        for u_max in 1..=deepest + 1 {
-                            assert_eq!(region_sum::deduce(&state, &fresh, u_max), None);
-                        }
-                        assert_eq!(region_parity::deduce(&state, &fresh), None);
-                        stopped += 1;
-                    } else {
-                        assert_eq!(kept.parts.len(), fresh.parts.len());
-                    }
-                    compared += 1;
-                }
-                state.apply(&step);
-                if state.propagate().is_err() {
-                    break;
-                }
-                let changed = state.take_changed_cages();
-                ctx.cages_changed(&changed);
-            }
-        }
-        assert!(compared > 100, "only {compared} slices compared");
-        assert!(stopped > 10, "only {stopped} slices stopped early");
-    }
 }
