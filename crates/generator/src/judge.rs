@@ -62,9 +62,6 @@ pub struct FullGrade {
     pub technique: TechniqueKind,
     /// Every technique the solve path uses.
     pub used: Vec<TechniqueKind>,
-    /// Mode c's max depth (the most cages one cage-combination step combines;
-    /// None when mode c ran out of work).
-    pub depth: Option<usize>,
     /// The cells a step rated `max` touched: its cages' cells, placements and
     /// eliminations (where an easier puzzle could be made by a mutation).
     pub hardest_cells: Vec<usize>,
@@ -98,18 +95,25 @@ pub fn grade_fully(puzzle: &Puzzle, request: &Request) -> Option<FullGrade> {
     }
     hardest_cells.sort_unstable();
     hardest_cells.dedup();
-    let mut cc = Options::cage_combinations_only();
-    cc.max_depth = request.options.max_depth;
-    let summary = grader.rate(cc);
-    let depth = (summary.status == Status::Solved).then_some(summary.depth);
     Some(FullGrade {
         max: grade.max,
         total: grade.total,
         technique,
         used,
-        depth,
         hardest_cells,
     })
+}
+
+/// Mode c's max depth: the most cages one cage-combination step combines when
+/// cage combinations are the only technique (None when mode c runs out of work).
+/// Mode c can cost many times the normal ladder, so it runs only for a puzzle
+/// about to be kept.
+pub fn mode_c_depth(puzzle: &Puzzle, request: &Request) -> Option<usize> {
+    let grader = Grader::deferred(puzzle, limits(request)).ok()?;
+    let mut cc = Options::cage_combinations_only();
+    cc.max_depth = request.options.max_depth;
+    let summary = grader.rate(cc);
+    (summary.status == Status::Solved).then_some(summary.depth)
 }
 
 /// The cells the ladder could not place (where a second solution hides, for an

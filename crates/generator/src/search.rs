@@ -130,11 +130,12 @@ pub fn attempt(request: &Request, seed: u64, index: u64, deadline: Option<Instan
             let puzzle = cur.draft.puzzle();
             if let Some(grade) = grade_fully(&puzzle, request) {
                 if meets_technique_rules(&grade, request) {
+                    let depth = judge::mode_c_depth(&puzzle, request);
                     return Attempt::Found(Box::new(Generated {
                         puzzle,
                         max: grade.max,
                         total: grade.total,
-                        depth: grade.depth,
+                        depth,
                         technique: grade.technique,
                         seed,
                         attempt: index,

@@ -77,6 +77,10 @@ pub struct GenerateArgs {
     /// climbed towards the band).
     #[arg(long, value_name = "N", default_value_t = 10_000)]
     pub max_tries: u64,
+    /// Mutations one attempt tries before it gives up and a fresh attempt starts
+    /// (default: 40 per cell).
+    #[arg(long, value_name = "N")]
+    pub steps: Option<usize>,
     /// Give up after this many seconds.
     #[arg(long, value_name = "SECONDS")]
     pub timeout: Option<f64>,
@@ -126,6 +130,9 @@ impl GenerateArgs {
         request.kendoku = self.kendoku;
         request.require = self.require.iter().map(|t| t.0).collect();
         request.forbid = self.forbid.iter().map(|t| t.0).collect();
+        if let Some(s) = self.steps {
+            request.climb_steps = s;
+        }
         if let Some(d) = self.max_depth {
             request.options.max_depth = usize::from(d);
         }
