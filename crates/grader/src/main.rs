@@ -10,6 +10,7 @@ mod batch;
 mod batch_input;
 mod convert;
 mod exit;
+mod generate;
 mod grade;
 mod input;
 mod ladder_args;
@@ -68,6 +69,10 @@ enum Command {
     Convert(convert::ConvertArgs),
     /// List the techniques of the ladder with their ratings.
     Techniques(techniques::TechniquesArgs),
+    /// Make unique puzzles whose max rating lies in a band (--min, --max), written
+    /// as they are found. Exit code 4 when --max-tries or --timeout stops the run
+    /// first.
+    Generate(generate::GenerateArgs),
 }
 
 /// mimalloc, asking for plain blocks where their alignment is enough (see
@@ -85,6 +90,7 @@ fn main() -> ExitCode {
         Command::Batch(args) => batch::run(args),
         Command::Convert(args) => convert::run(args),
         Command::Techniques(args) => techniques::run(args),
+        Command::Generate(args) => generate::run(args),
     };
     match result {
         Ok(code) => code,

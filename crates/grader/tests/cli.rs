@@ -6,6 +6,8 @@ use std::process::{Command, Output, Stdio};
 
 #[path = "cli/batch.rs"]
 mod batch;
+#[path = "cli/generate.rs"]
+mod generate;
 #[path = "cli/grade.rs"]
 mod grade;
 #[path = "cli/ratings.rs"]

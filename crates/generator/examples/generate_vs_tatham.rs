@@ -1,0 +1,210 @@
+//! Puzzles per second per core in each rating band: `grader generate`'s search
+//! beside the baseline "generate Tatham puzzles (`sgt-keen --generate N <size>du`)
+//! and keep those in the band", both measured in this run on one core.
+//!
+//! ```sh
+//! cargo run --release -p kenken-generator --example generate_vs_tatham            # quick: 6x6, 7x7, 9x9
+//! cargo run --release -p kenken-generator --example generate_vs_tatham -- --full  # 4x4-9x9, the issue's counts
+//! ```
+//!
+//! Options: `--sizes 6,9`, `--secs S` (our time per band and size), `--tatham N`
+//! (baseline puzzles per size). The baseline's time is sgt-keen's generation plus
+//! our grading of what it made; ours is the whole generator run (search, uniqueness,
+//! grading) on a one-thread pool.
+
+use kenken_formats::tatham;
+use kenken_generator::{generate, Event, Request, RunLimits, ShapeStats};
+use kenken_model::Puzzle;
+use kenken_techniques::{Grader, Options, Rating, Status};
+use std::process::Command;
+use std::time::{Duration, Instant};
+
+const SGT_KEEN: &str = "/usr/games/sgt-keen";
+
+/// The bands of the table: (label, min, max) in tenths.
+const BANDS: [(&str, u32, Option<u32>); 5] = [
+    ("4.0", 40, Some(40)),
+    ("4.2", 42, Some(42)),
+    ("4.4", 44, Some(44)),
+    ("4.6", 46, Some(46)),
+    ("4.8+", 48, None),
+];
+
+struct Settings {
+    sizes: Vec<usize>,
+    secs: f64,
+    tatham: Option<usize>,
+}
+
+fn settings() -> Settings {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let full = args.iter().any(|a| a == "--full");
+    let mut s = if full {
+        Settings {
+            sizes: (4..=9).collect(),
+            secs: 30.0,
+            tatham: None,
+        }
+    } else {
+        Settings {
+            sizes: vec![6, 7, 9],
+            secs: 4.0,
+            tatham: Some(0),
+        }
+    };
+    let value = |name: &str| {
+        args.iter()
+            .position(|a| a == name)
+            .and_then(|i| args.get(i + 1))
+            .cloned()
+    };
+    if let Some(v) = value("--sizes") {
+        s.sizes = v
+            .split(',')
+            .map(|x| x.parse().expect("--sizes 6,9"))
+            .collect();
+    }
+    if let Some(v) = value("--secs") {
+        s.secs = v.parse().expect("--secs S");
+    }
+    if let Some(v) = value("--tatham") {
+        s.tatham = Some(v.parse().expect("--tatham N"));
+    }
+    s
+}
+
+/// The baseline's puzzle count per size: the issue's (5 000 6×6, 2 000 7×7 and
+/// 9×9), a tenth of it for the quick run.
+fn tatham_count(size: usize, quick: bool) -> usize {
+    let full = if size <= 6 { 5000 } else { 2000 };
+    if quick {
+        full / 10
+    } else {
+        full
+    }
+}
+
+/// Generates with sgt-keen and grades: (puzzles, seconds, max ratings).
+fn baseline(size: usize, count: usize) -> (Vec<Puzzle>, f64, Vec<Rating>) {
+    let start = Instant::now();
+    let out = Command::new(SGT_KEEN)
+        .args([
+            "--generate",
+            &count.to_string(),
+            &format!("{size}du#bench-{size}"),
+        ])
+        .output()
+        .expect("cannot run sgt-keen");
+    let text = String::from_utf8_lossy(&out.stdout);
+    let puzzles: Vec<Puzzle> = text
+        .lines()
+        .filter_map(|l| tatham::read(l.trim()).ok())
+        .collect();
+    let ratings = puzzles
+        .iter()
+        .map(|p| {
+            let s = Grader::deferred(p, Default::default())
+                .unwrap()
+                .rate(Options::default());
+            if s.status == Status::Solved {
+                s.max
+            } else {
+                Rating::ZERO
+            }
+        })
+        .collect();
+    (puzzles, start.elapsed().as_secs_f64(), ratings)
+}
+
+/// Our run on one thread for `secs` (at most 1 000 puzzles): (found, seconds, puzzles).
+fn ours(size: usize, min: u32, max: Option<u32>, secs: f64) -> (usize, f64, Vec<Puzzle>) {
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(1)
+        .build()
+        .unwrap();
+    let request = Request::new(size, Rating(min), max.map(Rating));
+    let start = Instant::now();
+    let limits = RunLimits {
+        count: 1000,
+        max_tries: None,
+        deadline: Some(start + Duration::from_secs_f64(secs)),
+    };
+    let mut puzzles = Vec::new();
+    pool.install(|| {
+        generate(&request, 1, &limits, |e| {
+            if let Event::Found(g) = e {
+                puzzles.push(g.puzzle.clone());
+            }
+            true
+        })
+    })
+    .unwrap();
+    (puzzles.len(), start.elapsed().as_secs_f64(), puzzles)
+}
+
+fn rate(n: usize, secs: f64) -> String {
+    if n == 0 {
+        "0".to_string()
+    } else {
+        let r = n as f64 / secs;
+        if r >= 0.1 {
+            format!("{r:.2}")
+        } else {
+            format!("{:.1}/h", r * 3600.0)
+        }
+    }
+}
+
+fn main() {
+    let s = settings();
+    let quick = s.tatham == Some(0);
+    println!("# Puzzles per second, one core: baseline (sgt-keen --generate <N>du, graded, kept in band) vs ours (grader generate)\n");
+    println!("| size | baseline puzzles | baseline time (gen + grade) | band | baseline count | baseline /s | ours found | ours time | ours /s | ours / baseline |");
+    println!("|---|---:|---:|---|---:|---:|---:|---:|---:|---:|");
+    let mut shapes = Vec::new();
+    for &size in &s.sizes {
+        let count = match s.tatham {
+            Some(0) | None => tatham_count(size, quick),
+            Some(n) => n,
+        };
+        let (theirs, base_secs, ratings) = baseline(size, count);
+        let mut mine_all = Vec::new();
+        for (label, min, max) in BANDS {
+            let kept = ratings
+                .iter()
+                .filter(|r| r.0 >= min && max.is_none_or(|m| r.0 <= m))
+                .count();
+            let (found, secs, puzzles) = ours(size, min, max, s.secs);
+            mine_all.extend(puzzles);
+            let ratio = if kept == 0 {
+                if found > 0 {
+                    "baseline none".to_string()
+                } else {
+                    "-".to_string()
+                }
+            } else {
+                format!("{:.1}x", (found as f64 / secs) / (kept as f64 / base_secs))
+            };
+            println!(
+                "| {size}x{size} | {} | {base_secs:.1} s | {label} | {kept} | {} | {found} | {secs:.1} s | {} | {ratio} |",
+                theirs.len(),
+                rate(kept, base_secs),
+                rate(found, secs),
+            );
+        }
+        shapes.push((size, ShapeStats::of(&mine_all), ShapeStats::of(&theirs)));
+    }
+    println!(
+        "\n# Cage sizes and operations (ours: every puzzle above; Tatham's: the baseline's)\n"
+    );
+    println!("| size | who | mix | size distance | op distance |");
+    println!("|---|---|---|---:|---:|");
+    for (size, mine, theirs) in shapes {
+        println!(
+            "| {size}x{size} | ours | {mine} | {:.2} | {:.2} |",
+            mine.size_distance(&theirs),
+            mine.op_distance(&theirs)
+        );
+        println!("| {size}x{size} | Tatham | {theirs} | | |");
+    }
+}
