@@ -17,6 +17,7 @@ mod combinations;
 mod digits;
 mod error;
 mod grid;
+mod product;
 mod puzzle;
 
 pub use budget::{Budget, Exhausted, Limits};
@@ -25,4 +26,5 @@ pub use combinations::Combinations;
 pub use digits::{Digit, Digits, DigitsIter};
 pub use error::ModelError;
 pub use grid::{CageId, CellId, Region, RegionKind, Size, MAX_SIZE, MIN_SIZE};
+pub use product::Product;
 pub use puzzle::Puzzle;

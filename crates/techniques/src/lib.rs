@@ -33,5 +33,5 @@ pub use layout::Layout;
 pub use rating::Rating;
 pub use registry::TechniqueKind;
 pub use state::{Contradiction, Halt, State, StateError};
-pub use step::{fish_name, subset_name, Axis, CageCut, Reason, Slice, Step};
+pub use step::{fish_name, subset_name, Axis, CageCut, Reason, Slice, Step, Total};
 pub use technique::{Context, Options, Technique, MAX_CAGE_SET};

@@ -3,8 +3,8 @@
 //! share the same code, and every step can be checked against the solution.
 
 use crate::{Rating, TechniqueKind};
-use kenken_model::{CageId, CellId, Digit, Digits, RegionKind, Size};
-use std::fmt::Write;
+use kenken_model::{CageId, CellId, Digit, Digits, Product, RegionKind, Size};
+use std::fmt::{self, Write};
 
 /// Combinations struck off one cage.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -15,6 +15,22 @@ pub struct CageCut {
     /// Live combinations before and after.
     pub before: usize,
     pub after: usize,
+}
+
+/// What a region slice's cells amount to: their sum, or their product.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Total {
+    Sum(u32),
+    Product(Product),
+}
+
+impl fmt::Display for Total {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Total::Sum(s) => write!(f, "{s}"),
+            Total::Product(p) => write!(f, "{p}"),
+        }
+    }
 }
 
 /// Rows, columns, or (KenDoku) boxes.
@@ -94,13 +110,14 @@ pub enum Reason {
         base: Vec<RegionKind>,
         cover: Vec<RegionKind>,
     },
-    /// The slice adds up to `target`; the unknown cages' cells inside it must add up
-    /// to `required`. The cages wholly inside the slice come first, then those
-    /// partly inside, each group in clue order (the cuts follow the same order).
-    RegionSum {
+    /// The slice adds up (or multiplies) to `target`; the unknown cages' cells
+    /// inside it must make `required`. The cages wholly inside the slice come
+    /// first, then those partly inside, each group in clue order (the cuts follow
+    /// the same order).
+    RegionTotal {
         slice: Slice,
-        target: u32,
-        required: u32,
+        target: Total,
+        required: Total,
         unknown: Vec<CageId>,
     },
     /// Only `cage`'s part of the slice has an unknown parity, so it is forced.
@@ -169,7 +186,7 @@ impl Step {
             | Reason::Pointing { cells, .. }
             | Reason::HiddenSubset { cells, .. } => cells.len(),
             Reason::Fish { base, cover, .. } => base.len() + cover.len(),
-            Reason::RegionSum { unknown, .. } => unknown.len(),
+            Reason::RegionTotal { unknown, .. } => unknown.len(),
             Reason::CageCombination { cages } => cages.len(),
             _ => 0,
         };
@@ -250,7 +267,7 @@ impl Step {
                 }
                 s
             }
-            Reason::RegionSum {
+            Reason::RegionTotal {
                 slice,
                 target,
                 required,
@@ -261,8 +278,12 @@ impl Step {
                 } else {
                     format!("cages {}", join(unknown))
                 };
+                let (kind, verb) = match target {
+                    Total::Sum(_) => ("sum", "sum"),
+                    Total::Product(_) => ("product", "multiply"),
+                };
                 let mut s = format!(
-                    "Region sum: {} must sum to {target}; {which}'s cells within this region must sum to {required}; ",
+                    "Region {kind}: {} must {verb} to {target}; {which}'s cells within this region must {verb} to {required}; ",
                     slice.describe()
                 );
                 s.push_str(&self.reduction_text(unknown.len() == 1));

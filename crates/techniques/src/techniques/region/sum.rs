@@ -3,7 +3,7 @@
 //! others completes.
 
 use super::slices::SliceTotals;
-use crate::step::Reason;
+use crate::step::{Reason, Total};
 use crate::technique::MAX_CAGE_SET;
 use crate::{State, Step, TechniqueKind};
 use kenken_model::CageId;
@@ -89,10 +89,10 @@ pub fn deduce(
     Some(state.step_from_cuts(
         kind,
         kind.rate(u, totals.slice.count),
-        Reason::RegionSum {
+        Reason::RegionTotal {
             slice: totals.slice,
-            target: totals.target,
-            required,
+            target: Total::Sum(totals.target),
+            required: Total::Sum(required),
             unknown,
         },
         cuts,
