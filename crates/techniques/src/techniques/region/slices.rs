@@ -501,7 +501,7 @@ impl SliceTotals {
 }
 
 /// The slices in search order (see the module documentation).
-fn slices(state: &State) -> Vec<Slice> {
+pub(super) fn slices(state: &State) -> Vec<Slice> {
     let n = state.n();
     // n(n+1)/2 row slices, as many column slices but the whole grid, n boxes.
     let mut slices = Vec::with_capacity(n * (n + 1) + n);
