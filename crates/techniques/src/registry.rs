@@ -253,6 +253,22 @@ pub static REGISTRY: &[Entry] = &[
         finder: Finder::Above,
     },
     Entry {
+        id: "region-product",
+        name: "Region product",
+        rating: RatingRule::Scaled {
+            letter: 'u',
+            from: 1,
+            base: 30,
+            per: 2,
+            cap: Some(39),
+            several_lines: 1,
+        },
+        rung: 6,
+        enabled: false,
+        summary: "a slice of lines multiplies to a known product: the unknown cage parts must make up the rest",
+        finder: Finder::New(region::product::finder),
+    },
+    Entry {
         id: "cage-combination",
         name: "Cage comparison",
         rating: RatingRule::Scaled {

@@ -92,6 +92,8 @@ snapshot_tests! {
     /// Three unknowns are only allowed once a 2-cage combination has been tried,
     /// so the max is 4; the log has a 3.4 (one line) and a 3.5 (several lines).
     region_sum_3_unknowns_one_and_several_lines: "6:a_a_a_b__b_4a_3a3__a_4aa__aa_3aa_b,a10m24a8m20s2d2s2d3a9d2a11m24d3m6s4s1", [], "4", "(3.5) Region sum: Rows";
+    /// Off by default: a Tatham 6x6 of multiplication cages with `--enable`.
+    region_product: "6:__b_6a__a_aa_a_aab_b_4aa_a_3a__a3,m72m12m60m5m4m15m12m12m4m6m10m30m6m12m30m4", ["--enable", "region-product"], "3.2", "(3.2) Region product: Row 1";
     cage_combination_2_cages: "4:_b_a_3a4_a__a,a5m12s1m8a5s1d2", [], "4", "(4) Cage comparison: ";
     /// The reference's test grid "Unreasonable" 6x6 with max 4.2.
     cage_combination_3_cages: "6:ca__a_3a_a_3a__adca_3a_5a_3aca,a18a13s5s3a7a17s1s3s1a8a3a17", [], "4.2", "(4.2) Cage comparison: ";

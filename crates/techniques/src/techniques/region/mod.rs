@@ -9,6 +9,7 @@
 //! every u_max pass and by later searches, until a cage of the slice changes.
 
 mod parity;
+pub(crate) mod product;
 pub(crate) mod slices;
 mod sum;
 
