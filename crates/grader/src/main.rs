@@ -5,7 +5,6 @@
 //! code (see [`exit`]). The puzzle logic is in the libraries; the modules here read
 //! input, call them and format what they return.
 
-mod allocator;
 mod batch;
 mod batch_input;
 mod convert;
@@ -75,13 +74,11 @@ enum Command {
     Generate(generate::GenerateArgs),
 }
 
-/// mimalloc, asking for plain blocks where their alignment is enough (see
-/// [`allocator`]).
+#[cfg(feature = "mimalloc")]
 #[global_allocator]
-static ALLOCATOR: allocator::Mimalloc = allocator::Mimalloc;
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 fn main() -> ExitCode {
-    allocator::no_huge_pages();
     exit::install_panic_hook();
     let cli = Cli::parse();
     let result = match cli.command {

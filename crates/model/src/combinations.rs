@@ -1,5 +1,7 @@
+use crate::bits;
 use crate::budget::{Budget, Exhausted, Limits};
 use crate::{CageId, Digit, Digits, Op, Puzzle, MAX_SIZE};
+use bitvec::order::Lsb0;
 use bitvec::vec::BitVec;
 
 /// Search nodes between two charges to the budget.
@@ -20,7 +22,7 @@ pub struct Combinations {
     width: usize,
     digits: Vec<Digit>,
     /// One bit per combination, set while it is still possible.
-    pub live: BitVec,
+    pub live: BitVec<u64, Lsb0>,
 }
 
 impl Combinations {
@@ -204,13 +206,10 @@ impl Rule {
             }
             // A divisor of the remaining product (which divides the clue).
             Op::Mul => {
-                let mut candidates = free & self.clue_divisors;
                 let mut divisors = 0;
-                while candidates != 0 {
-                    let bit = candidates & candidates.wrapping_neg();
-                    candidates ^= bit;
-                    if rest.is_multiple_of(bit.trailing_zeros() as u64 + 1) {
-                        divisors |= bit;
+                for i in bits::ones(u64::from(free & self.clue_divisors)) {
+                    if rest.is_multiple_of(i as u64 + 1) {
+                        divisors |= 1 << i;
                     }
                 }
                 divisors
@@ -358,16 +357,14 @@ impl Enumerator<'_> {
         }
         let rule = self.rule;
         let free = self.free(pos);
-        let mut allowed = free & rule.digits(pos, rest, free);
+        let allowed = free & rule.digits(pos, rest, free);
         if pos + 2 == rule.width {
             self.penultimate(rule, pos, allowed, rest, first);
             return;
         }
         let [row, col, bx] = self.houses[pos].map(usize::from);
-        while allowed != 0 {
-            let bit = allowed & allowed.wrapping_neg();
-            allowed ^= bit;
-            let d = bit.trailing_zeros() as u64 + 1;
+        for i in bits::ones(u64::from(allowed)) {
+            let (bit, d) = (1u16 << i, i as u64 + 1);
             self.current[pos] = d as Digit;
             // The digit is in none of the three masks (it was allowed), so
             // clearing it afterwards restores them exactly.
@@ -390,18 +387,16 @@ impl Enumerator<'_> {
     /// ones it has free before `pos` is placed, less `pos`'s digit if the two
     /// cells see each other, so the houses' masks are not updated here.
     #[inline(always)]
-    fn penultimate(&mut self, rule: Rule, pos: usize, mut allowed: u16, rest: u64, first: u64) {
+    fn penultimate(&mut self, rule: Rule, pos: usize, allowed: u16, rest: u64, first: u64) {
         let last = pos + 1;
         let free = self.free(last);
         let (a, b) = (self.houses[pos], self.houses[last]);
         let sees = a[0] == b[0] || a[1] == b[1] || a[2] == b[2];
-        while allowed != 0 {
-            let bit = allowed & allowed.wrapping_neg();
-            allowed ^= bit;
+        for i in bits::ones(u64::from(allowed)) {
             if !self.visit() {
                 return;
             }
-            let d = bit.trailing_zeros() as u64 + 1;
+            let (bit, d) = (1u16 << i, i as u64 + 1);
             self.current[pos] = d as Digit;
             let free = if sees { free & !bit } else { free };
             let first = if pos == 0 { d } else { first };
@@ -416,11 +411,9 @@ impl Enumerator<'_> {
     /// Records the assignments completed by each of the `digits` in cell `pos`,
     /// the last.
     #[inline(always)]
-    fn leaves(&mut self, rule: Rule, pos: usize, mut digits: u16) {
-        while digits != 0 {
-            let bit = digits & digits.wrapping_neg();
-            digits ^= bit;
-            self.current[pos] = bit.trailing_zeros() as Digit + 1;
+    fn leaves(&mut self, rule: Rule, pos: usize, digits: u16) {
+        for i in bits::ones(u64::from(digits)) {
+            self.current[pos] = i as Digit + 1;
             if rule.checks_rows() && !rule.op.holds(&self.current[..rule.width], rule.clue) {
                 continue;
             }

@@ -1,4 +1,4 @@
-use crate::ModelError;
+use crate::{bits, ModelError};
 use std::fmt;
 
 /// The smallest supported grid side.
@@ -98,18 +98,14 @@ impl Size {
             while frontier != 0 {
                 let i = frontier.trailing_zeros() as usize;
                 frontier &= frontier - 1;
-                let mut unseen = all & !seen;
-                while unseen != 0 {
-                    let j = unseen.trailing_zeros() as usize;
-                    unseen &= unseen - 1;
+                for j in bits::ones(all & !seen) {
                     if adjacent(cells[i], cells[j]) {
                         seen |= 1 << j;
                         frontier |= 1 << j;
                     }
                 }
             }
-            let left = all & !seen;
-            return (left != 0).then(|| cells[left.trailing_zeros() as usize]);
+            return bits::ones(all & !seen).next().map(|j| cells[j]);
         }
         let mut seen = vec![false; cells.len()];
         let mut stack = vec![0usize];

@@ -6,7 +6,7 @@
 //! millions of times on hard puzzles and must not chase pointers or allocate.
 
 use bitvec::field::BitField;
-use kenken_model::{Budget, Combinations, Digit, Digits, Exhausted, Puzzle};
+use kenken_model::{bits, Budget, Combinations, Digit, Digits, Exhausted, Puzzle};
 use std::borrow::Borrow;
 
 /// Where a cage's data lives in the flat vectors of [`Layout`].
@@ -169,11 +169,9 @@ impl Layout {
             let first_part = parts.len();
             let mut seen = 0u64;
             for &cell in &cage.cells {
-                let mut hs = cell_houses[cell.index()] & !seen;
+                let hs = cell_houses[cell.index()] & !seen;
                 seen |= hs;
-                while hs != 0 {
-                    let h = hs.trailing_zeros() as usize;
-                    hs &= hs - 1;
+                for h in bits::ones(hs) {
                     let pos = part_pos.len();
                     part_pos.extend(
                         (0..cage.cells.len())
@@ -288,10 +286,8 @@ impl Layout {
         let masks = &self.masks[info.masks..info.masks + info.width * self.n * nw];
         let mut changed = std::mem::take(&mut work.stale[cage]);
         for (pos, &c) in cells.iter().enumerate() {
-            let mut gone = std::mem::take(&mut work.pend[c as usize]);
-            while gone != 0 {
-                let d = gone.trailing_zeros() as usize;
-                gone &= gone - 1;
+            let gone = std::mem::take(&mut work.pend[c as usize]);
+            for d in bits::ones(u64::from(gone)) {
                 let m = &masks[(pos * self.n + d) * nw..][..nw];
                 for (l, &m) in live.iter_mut().zip(m) {
                     changed |= *l & m != 0;
@@ -326,10 +322,7 @@ impl Layout {
                 continue;
             }
             let mut keep = 0;
-            let mut rest = old;
-            while rest != 0 {
-                let d = rest.trailing_zeros() as usize;
-                rest &= rest - 1;
+            for d in bits::ones(u64::from(old)) {
                 let m = &masks[(pos * self.n + d) * nw + lo..][..hi - lo];
                 if live.iter().zip(m).any(|(&l, &m)| l & m != 0) {
                     keep |= 1 << d;
@@ -353,9 +346,7 @@ impl Layout {
             for &p in pos {
                 digits |= st.cand[cells[p as usize] as usize];
             }
-            while digits != 0 {
-                let d = digits.trailing_zeros() as usize;
-                digits &= digits - 1;
+            for d in bits::ones(u64::from(digits)) {
                 let forced = live.iter().enumerate().all(|(w, &l)| {
                     let mut covered = 0;
                     for &p in pos {
@@ -394,18 +385,16 @@ impl Layout {
         union.fill(0);
         forced.fill(u16::MAX);
         for (wi, &word) in live.iter().enumerate() {
-            let mut rest = word;
-            while rest != 0 {
-                let k = wi * 64 + rest.trailing_zeros() as usize;
-                rest &= rest - 1;
-                let bits = &self.combo_bits[info.combos + k * width..][..width];
-                for (u, &b) in union.iter_mut().zip(bits) {
+            for b in bits::ones(word) {
+                let k = wi * 64 + b;
+                let combo = &self.combo_bits[info.combos + k * width..][..width];
+                for (u, &b) in union.iter_mut().zip(combo) {
                     *u |= b;
                 }
                 for (f, part) in forced.iter_mut().zip(parts) {
                     let mut here = 0;
                     for &p in &self.part_pos[part.pos..part.pos + part.len] {
-                        here |= bits[p as usize];
+                        here |= combo[p as usize];
                     }
                     *f &= here;
                 }
@@ -489,7 +478,7 @@ impl Layout {
                         outside |= cand[c as usize];
                     }
                 }
-                let mut claimed = once & !outside;
+                let claimed = once & !outside;
                 if claimed == 0 {
                     continue;
                 }
@@ -498,9 +487,7 @@ impl Layout {
                 let live = &mut st.live[info.words..info.words + nw];
                 let masks = &self.masks[info.masks..];
                 let mut changed = false;
-                while claimed != 0 {
-                    let d = claimed.trailing_zeros() as usize;
-                    claimed &= claimed - 1;
+                for d in bits::ones(u64::from(claimed)) {
                     for (w, l) in live.iter_mut().enumerate() {
                         let mut covered = 0;
                         for &p in pos {
@@ -535,10 +522,7 @@ impl Layout {
                 if c & (c - 1) == 0 {
                     // Naked single: a changed cell that is down to one digit is
                     // placed now; it cannot change again without emptying.
-                    let mut hs = self.cell_houses[cell];
-                    while hs != 0 {
-                        let h = hs.trailing_zeros() as usize;
-                        hs &= hs - 1;
+                    for h in bits::ones(self.cell_houses[cell]) {
                         for &p in &self.houses[h * self.n..(h + 1) * self.n] {
                             if p as usize != cell && !restrict(self, st.cand, work, p as usize, !c)
                             {
@@ -586,11 +570,11 @@ fn copy_live_rows<const W: usize>(table: &Combinations, n: usize, out: &mut Vec<
             }
         } else {
             let row: &[Digit; W] = row.try_into().expect("rows have the table's width");
-            let bits = row.map(|d| bit(d, &mut outside));
+            let digit_bits = row.map(|d| bit(d, &mut outside));
             if outside {
                 return;
             }
-            out.extend_from_slice(&bits);
+            out.extend_from_slice(&digit_bits);
         }
         count += 1;
     };
@@ -598,14 +582,11 @@ fn copy_live_rows<const W: usize>(table: &Combinations, n: usize, out: &mut Vec<
         // A fresh table (all of `count_solutions`' and the grader's): no bits to read.
         (0..table.len()).for_each(|i| copy(table.row(i)));
     } else {
-        // The live set 64 bits at a time: `BitVec::iter_ones` costs more than the rest
-        // of the copy on a cage with thousands of combinations.
+        // The live set 64 bits at a time (`chunks` copes with a table whose bits do
+        // not start a word).
         for (w, chunk) in table.live.chunks(64).enumerate() {
-            let mut word: u64 = chunk.load_le();
-            while word != 0 {
-                let row = table.row(w * 64 + word.trailing_zeros() as usize);
-                word &= word - 1;
-                copy(row);
+            for b in bits::ones(chunk.load_le()) {
+                copy(table.row(w * 64 + b));
             }
         }
     }
@@ -960,17 +941,14 @@ impl<'a, 'b> Search<'a, 'b> {
         for wi in 0..info.nwords {
             // The parent's words are not touched by the children (they work one
             // level down), so reading them word by word is safe.
-            let mut rest = self.live[base + wi];
-            while rest != 0 {
-                let b = rest.trailing_zeros() as usize;
-                rest &= rest - 1;
-                let bits =
+            for b in bits::ones(self.live[base + wi]) {
+                let combo =
                     &lay.combo_bits[info.combos + (wi * 64 + b) * info.width..][..info.width];
                 if !self.push_level(lvl) {
                     return;
                 }
                 let (st, work) = self.level(lvl + 1);
-                for (&c, &d) in cells.iter().zip(bits) {
+                for (&c, &d) in cells.iter().zip(combo) {
                     // A live combination only uses candidates: never empties.
                     restrict(lay, st.cand, work, c as usize, d);
                 }

@@ -40,7 +40,7 @@ pub struct Layout {
     /// store (in words; every cage starts on a word) and how many there are.
     live_at: Vec<(usize, usize)>,
     /// The state's initial live bits, in that store.
-    initial_live: Vec<usize>,
+    initial_live: Vec<u64>,
 }
 
 /// The states of a puzzle alive at once that a layout answers for: the grader's
@@ -277,7 +277,7 @@ impl Layout {
     }
 
     /// A state's live-bit store before anything is removed.
-    pub(crate) fn initial_live(&self) -> &[usize] {
+    pub(crate) fn initial_live(&self) -> &[u64] {
         &self.initial_live
     }
 

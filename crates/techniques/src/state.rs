@@ -4,6 +4,7 @@
 use crate::step::{CageCut, Reason, Step};
 use crate::{Layout, TechniqueKind};
 use bitvec::prelude::{BitSlice, Lsb0};
+use kenken_model::bits::{self, BitSet};
 use kenken_model::{Budget, CageId, CellId, Digit, Digits, Exhausted, Puzzle, MAX_SIZE};
 use std::sync::Arc;
 use thiserror::Error;
@@ -52,7 +53,7 @@ pub struct State {
     placed: Flags,
     /// Every cage's live combinations as bits, cage by cage (see
     /// [`Layout::live_at`]): one buffer, so that a copy of the state is cheap.
-    live: Vec<usize>,
+    live: Vec<u64>,
     live_count: Vec<usize>,
     /// Cages whose live combinations changed since [`State::take_changed_cages`].
     changed: Flags,
@@ -63,77 +64,10 @@ pub struct State {
     touched: Flags,
 }
 
-/// Words of a [`Flags`] set: one bit per cell of the largest grid (a grid never
-/// has more cages than cells).
-const FLAG_WORDS: usize = (MAX_SIZE * MAX_SIZE).div_ceil(64);
-const _: () = assert!(FLAG_WORDS.is_power_of_two());
-
 /// A set of cell or cage indices, inline: a state's flags are copied with it
-/// without an allocation each (a batch clones a state per run of every puzzle).
-#[derive(Clone, Copy, Debug, Default)]
-struct Flags([u64; FLAG_WORDS]);
-
-impl Flags {
-    /// The set of `0..len`.
-    fn first(len: usize) -> Flags {
-        let mut f = Flags::default();
-        for (w, word) in f.0.iter_mut().enumerate() {
-            let bits = len.saturating_sub(w * 64).min(64);
-            *word = if bits == 64 {
-                u64::MAX
-            } else {
-                (1 << bits) - 1
-            };
-        }
-        f
-    }
-
-    /// The word holding index `i`. (Masked rather than bounds-checked: a set holds
-    /// indices of cells or cages, below `64 × FLAG_WORDS`, and these two are the
-    /// most frequent operations of propagation.)
-    #[inline]
-    fn word_of(i: usize) -> usize {
-        debug_assert!(i < 64 * FLAG_WORDS);
-        (i / 64) & (FLAG_WORDS - 1)
-    }
-
-    #[inline]
-    fn contains(&self, i: usize) -> bool {
-        self.0[Flags::word_of(i)] & (1 << (i % 64)) != 0
-    }
-
-    #[inline]
-    fn insert(&mut self, i: usize) {
-        self.0[Flags::word_of(i)] |= 1 << (i % 64);
-    }
-
-    /// Inserts `i` when `yes`, without a branch (for conditions that are the
-    /// puzzle's data, which a branch would often mispredict).
-    #[inline]
-    fn insert_if(&mut self, i: usize, yes: bool) {
-        self.0[Flags::word_of(i)] |= u64::from(yes) << (i % 64);
-    }
-
-    fn len(&self) -> usize {
-        self.0.iter().map(|w| w.count_ones() as usize).sum()
-    }
-
-    /// Takes the first index at `from` or later out of the set.
-    #[inline]
-    fn take_from(&mut self, from: usize) -> Option<usize> {
-        let mut w = from / 64;
-        let mut word = self.0.get(w)? & (u64::MAX << (from % 64));
-        loop {
-            if word != 0 {
-                let bit = word.trailing_zeros() as usize;
-                self.0[w] &= !(1 << bit);
-                return Some(w * 64 + bit);
-            }
-            w += 1;
-            word = *self.0.get(w)?;
-        }
-    }
-}
+/// without an allocation each (a batch clones a state per run of every puzzle). One
+/// bit per cell of the largest grid (a grid never has more cages than cells).
+type Flags = BitSet<{ (MAX_SIZE * MAX_SIZE).div_ceil(64) }>;
 
 /// Removes candidate `d` of `cell` if it has it, marking its cage for filtering and
 /// the cell as touched; whether it had it. (A free function over the state's fields,
@@ -269,17 +203,17 @@ impl State {
 
     /// The live combinations of a cage.
     #[inline]
-    pub fn live(&self, cage: CageId) -> &BitSlice<usize, Lsb0> {
+    pub fn live(&self, cage: CageId) -> &BitSlice<u64, Lsb0> {
         let (at, len) = self.layout.live_at(cage);
-        &BitSlice::<usize, Lsb0>::from_slice(&self.live[at..at + len.div_ceil(WORD)])[..len]
+        &BitSlice::<u64, Lsb0>::from_slice(&self.live[at..at + len.div_ceil(64)])[..len]
     }
 
     /// The words of the cage's live bits and how many bits are the cage's (bits
     /// past its combination count may be anything).
     #[inline]
-    pub(crate) fn live_words(&self, cage: CageId) -> (&[usize], usize) {
+    pub(crate) fn live_words(&self, cage: CageId) -> (&[u64], usize) {
         let (at, len) = self.layout.live_at(cage);
-        (&self.live[at..at + len.div_ceil(WORD)], len)
+        (&self.live[at..at + len.div_ceil(64)], len)
     }
 
     #[inline]
@@ -354,7 +288,7 @@ impl State {
 
     fn kill(&mut self, cage: CageId, i: usize) {
         let (at, _) = self.layout.live_at(cage);
-        let (word, bit) = (&mut self.live[at + i / WORD], 1usize << (i % WORD));
+        let (word, bit) = (&mut self.live[at + i / 64], 1u64 << (i % 64));
         if *word & bit != 0 {
             *word &= !bit;
             self.live_count[cage.index()] -= 1;
@@ -471,7 +405,7 @@ impl State {
         } = self;
         let cells = layout.cage_cells(cage);
         let (at, len) = layout.live_at(cage);
-        let live = &mut live[at..at + len.div_ceil(WORD)];
+        let live = &mut live[at..at + len.div_ceil(64)];
         let mut removed = 0;
         // What the survivors put in each cell: packed as their combinations are
         // (bit `pos * n + d - 1`) when those fit a word, else a digit set per cell
@@ -492,16 +426,12 @@ impl State {
                 a | u64::from(cand[c.index()].bits()) << (pos * n)
             });
             for (w, word) in live.iter_mut().enumerate() {
-                let mut bits = *word & tail_mask(len, w);
-                while bits != 0 {
-                    let b = bits.trailing_zeros() as usize;
-                    bits &= bits - 1;
-                    let combo = packed[w * WORD + b];
+                for b in bits::ones(*word & bits::tail_mask(len, w)) {
+                    let combo = packed[w * 64 + b];
                     // Masks, not a branch, on whether it survives: that is the
-                    // puzzle's data, and a new puzzle's branches on it are
-                    // mispredicted (2–3 % of a 4×4's time, measured).
+                    // puzzle's data, which a branch would often mispredict.
                     let dies = combo & !allowed != 0;
-                    *word &= !(usize::from(dies) << b);
+                    *word &= !(u64::from(dies) << b);
                     removed += usize::from(dies);
                     union_packed |= combo & u64::from(dies).wrapping_sub(1);
                 }
@@ -671,37 +601,11 @@ fn unbounded(halt: Halt) -> Contradiction {
     }
 }
 
-/// Bits in a word of the live store.
-const WORD: usize = usize::BITS as usize;
-
-/// The set bits among the first `len` of a word slice, ascending, a word at a time
-/// (the bit iterators of `bitvec` cost more than the loops they feed).
-fn ones(words: &[usize], len: usize) -> impl Iterator<Item = usize> + '_ {
+/// The set bits among the first `len` of a word slice, ascending.
+fn ones(words: &[u64], len: usize) -> impl Iterator<Item = usize> + '_ {
     words.iter().enumerate().flat_map(move |(w, &word)| {
-        bits((word & tail_mask(len, w)) as u64).map(move |b| w * WORD + b)
+        bits::ones(word & bits::tail_mask(len, w)).map(move |b| w * 64 + b)
     })
-}
-
-/// The set bits of a word, ascending.
-pub(crate) fn bits(mut word: u64) -> impl Iterator<Item = usize> {
-    std::iter::from_fn(move || {
-        (word != 0).then(|| {
-            let b = word.trailing_zeros() as usize;
-            word &= word - 1;
-            b
-        })
-    })
-}
-
-/// The bits of word `w` of a `len`-bit vector that are inside it (storage past the
-/// end may hold anything).
-#[inline]
-fn tail_mask(len: usize, w: usize) -> usize {
-    let bits = usize::BITS as usize;
-    match len.saturating_sub(w * bits) {
-        n if n >= bits => usize::MAX,
-        n => (1usize << n) - 1,
-    }
 }
 
 /// The combination filter one row at a time, for cages whose combinations do not
@@ -711,19 +615,15 @@ fn tail_mask(len: usize, w: usize) -> usize {
 fn filter_rows(
     layout: &Layout,
     cage: CageId,
-    live: &mut [usize],
+    live: &mut [u64],
     len: usize,
     masks: &[Digits],
     union: &mut [Digits],
     removed: &mut usize,
 ) {
-    // A word at a time (the bit iterators of `bitvec` cost more than the test).
     for (w, word) in live.iter_mut().enumerate() {
-        let mut bits = *word & tail_mask(len, w);
-        while bits != 0 {
-            let b = bits.trailing_zeros() as usize;
-            bits &= bits - 1;
-            let row = layout.combination(cage, w * WORD + b);
+        for b in bits::ones(*word & bits::tail_mask(len, w)) {
+            let row = layout.combination(cage, w * 64 + b);
             if row.iter().zip(masks.iter()).any(|(&d, m)| !m.contains(d)) {
                 *word &= !(1 << b);
                 *removed += 1;
@@ -733,30 +633,5 @@ fn filter_rows(
                 }
             }
         }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::Flags;
-
-    #[test]
-    fn flags_take_in_index_order_from_a_start() {
-        for len in [0, 1, 63, 64, 65, 200, 256] {
-            let all = Flags::first(len);
-            assert_eq!(all.len(), len);
-            assert!(len == 0 || all.contains(len - 1));
-            assert!(len == 256 || !all.contains(len));
-        }
-        let mut f = Flags::default();
-        for i in [3, 64, 70, 255] {
-            f.insert(i);
-        }
-        assert_eq!(f.take_from(4), Some(64));
-        assert_eq!(f.take_from(65), Some(70));
-        assert_eq!(f.take_from(0), Some(3));
-        assert_eq!(f.take_from(0), Some(255));
-        assert_eq!(f.take_from(0), None);
-        assert_eq!(f.len(), 0);
     }
 }

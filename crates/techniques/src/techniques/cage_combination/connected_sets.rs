@@ -4,6 +4,7 @@
 //! list changes.
 
 use crate::technique::MAX_CAGE_SET;
+use kenken_model::bits;
 use std::ops::ControlFlow;
 
 /// The candidates of a walk over cage sets (a bit set of list positions) and the
@@ -186,10 +187,8 @@ impl<'a> Walk<'a> {
             }
         }
         for (w, &word) in next.iter().enumerate() {
-            let mut bits = word;
-            while bits != 0 {
-                let j = w * 64 + bits.trailing_zeros() as usize;
-                bits &= bits - 1;
+            for b in bits::ones(word) {
+                let j = w * 64 + b;
                 if need > 1 && self.count_from(j + 1) < need - 1 {
                     return ControlFlow::Continue(());
                 }
@@ -225,9 +224,7 @@ impl<'a> Walk<'a> {
             }
             left &= !group;
             let mut reach = [0u64; MAX_WORDS];
-            while group != 0 {
-                let k = group.trailing_zeros() as usize;
-                group &= group - 1;
+            for k in bits::ones(u64::from(group)) {
                 for ((r, l), a) in reach
                     .iter_mut()
                     .zip(self.links.row(set.members[k]))

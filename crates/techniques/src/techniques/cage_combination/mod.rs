@@ -19,7 +19,7 @@ use crate::{Context, Layout, State, Step, Technique, TechniqueKind};
 use connected_sets::{
     all_of, connected, has_cut_cage, ListLinks, Partial, Walk, MAX_WORDS, PAIR_LINKS,
 };
-use kenken_model::CageId;
+use kenken_model::{bits, CageId};
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 use std::ops::{ControlFlow, RangeInclusive};
@@ -350,10 +350,8 @@ impl Sets<'_> {
             if n == 2 {
                 // The lead with each linked cage not led before, in list order.
                 for (w, (&row, &done)) in self.links.row(lead).iter().zip(&done).enumerate() {
-                    let mut bits = row & !done;
-                    while bits != 0 {
-                        let other = w * 64 + bits.trailing_zeros() as usize;
-                        bits &= bits - 1;
+                    for b in bits::ones(row & !done) {
+                        let other = w * 64 + b;
                         let found = self.try_set(&[lead, other], &PAIR_LINKS);
                         if found.is_some() || self.stopped {
                             return found;
@@ -389,14 +387,13 @@ impl Sets<'_> {
             let from = if i == lo.0 { lo.1.max(i + 1) } else { i + 1 };
             for (w, &row) in self.links.row(i).iter().enumerate() {
                 let below = from.saturating_sub(w * 64).min(64);
-                let mut bits = if below == 64 {
+                let partners = if below == 64 {
                     0
                 } else {
                     row & (u64::MAX << below)
                 };
-                while bits != 0 {
-                    let j = w * 64 + bits.trailing_zeros() as usize;
-                    bits &= bits - 1;
+                for b in bits::ones(partners) {
+                    let j = w * 64 + b;
                     if (i, j) >= hi {
                         return None;
                     }

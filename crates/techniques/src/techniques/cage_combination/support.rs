@@ -16,9 +16,9 @@
 //! until a run searches sets of three cages, which reuse tables, a pair without
 //! one is checked by testing footprints directly instead of building it.
 
-use crate::state::bits;
 use crate::step::CageCut;
 use crate::{Layout, State};
+use kenken_model::bits;
 use kenken_model::{Budget, CageId, Exhausted};
 
 /// Per combination (by position in the first cage's live list), the bit set of
@@ -211,11 +211,9 @@ impl SupportCache {
         resize_within(&mut self.bit_slot, fp_words * 64, u16::MAX, budget)?;
         let mut slots = 0usize;
         for (w, &word) in shared.iter().enumerate() {
-            let mut bits = word;
-            while bits != 0 {
-                self.bit_slot[w * 64 + bits.trailing_zeros() as usize] = slots as u16;
+            for b in bits::ones(word) {
+                self.bit_slot[w * 64 + b] = slots as u16;
                 slots += 1;
-                bits &= bits - 1;
             }
         }
         // Per shared bit, the combinations of b that occupy it.
@@ -229,11 +227,9 @@ impl SupportCache {
                 .zip(&*shared)
                 .enumerate()
             {
-                let mut bits = f & s;
-                while bits != 0 {
-                    let slot = self.bit_slot[w * 64 + bits.trailing_zeros() as usize] as usize;
+                for b in bits::ones(f & s) {
+                    let slot = self.bit_slot[w * 64 + b] as usize;
                     self.conflicts[slot * words + q / 64] |= 1 << (q % 64);
-                    bits &= bits - 1;
                 }
             }
         }
@@ -260,13 +256,11 @@ impl SupportCache {
                 .zip(&*shared)
                 .enumerate()
             {
-                let mut bits = f & s;
-                while bits != 0 {
-                    let slot = self.bit_slot[w * 64 + bits.trailing_zeros() as usize] as usize;
+                for b in bits::ones(f & s) {
+                    let slot = self.bit_slot[w * 64 + b] as usize;
                     for (r, c) in row.iter_mut().zip(&self.conflicts[slot * words..]) {
                         *r &= !c;
                     }
-                    bits &= bits - 1;
                 }
             }
         }
@@ -462,11 +456,10 @@ impl<'a> Scratch<'a> {
         leads[..n].sort_by_key(|&k| self.list(set[k]).live_count);
         for &lead in &leads[..n] {
             for w in 0..self.offset[lead + 1] - self.offset[lead] {
-                let mut open =
+                let open =
                     self.domains[self.offset[lead] + w] & !self.supported[self.offset[lead] + w];
-                while open != 0 {
-                    let a = w * 64 + open.trailing_zeros() as usize;
-                    open &= open - 1;
+                for b in bits::ones(open) {
+                    let a = w * 64 + b;
                     if self.supported[self.offset[lead] + a / 64] & (1 << (a % 64)) != 0 {
                         continue;
                     }
@@ -553,7 +546,7 @@ impl<'a> Scratch<'a> {
             let (words, len) = state.live_words(cage);
             let live = (1..=64)
                 .contains(&len)
-                .then(|| words[0] as u64 & (u64::MAX >> (64 - len)));
+                .then(|| words[0] & (u64::MAX >> (64 - len)));
             (live, layout.footprints_of(cage))
         };
         let ((Some(live_a), fps_a), (Some(live_b), fps_b)) = (words(a), words(b)) else {
@@ -565,28 +558,19 @@ impl<'a> Scratch<'a> {
         };
         let (fp_a, fp_b) = (|i| footprint(fps_a, i), |i| footprint(fps_b, i));
         let (mut supported_a, mut supported_b) = (0u64, 0u64);
-        let mut bits = live_a;
-        while bits != 0 {
-            let p = bits.trailing_zeros() as usize;
-            bits &= bits - 1;
+        for p in bits::ones(live_a) {
             let fa = fp_a(p);
             // The second cage's combinations not yet supported first; only when
             // none of them fits, the supported ones.
             let mut found = false;
-            let mut open = live_b & !supported_b;
-            while open != 0 {
-                let q = open.trailing_zeros() as usize;
-                open &= open - 1;
+            for q in bits::ones(live_b & !supported_b) {
                 if fa & fp_b(q) == 0 {
                     supported_b |= 1 << q;
                     found = true;
                 }
             }
-            let mut done = live_b & supported_b;
-            while !found && done != 0 {
-                let q = done.trailing_zeros() as usize;
-                done &= done - 1;
-                found = fa & fp_b(q) == 0;
+            if !found {
+                found = bits::ones(live_b & supported_b).any(|q| fa & fp_b(q) == 0);
             }
             // A mask, not a branch: whether it found a partner is the data.
             supported_a |= u64::from(found) << p;
@@ -625,10 +609,8 @@ impl<'a> Scratch<'a> {
             let mut found = false;
             if open_b > 0 {
                 for (w, (&l, s)) in list_b.live.iter().zip(second.iter_mut()).enumerate() {
-                    let mut bits = l & !*s;
-                    while bits != 0 {
-                        let q = w * 64 + bits.trailing_zeros() as usize;
-                        bits &= bits - 1;
+                    for b in bits::ones(l & !*s) {
+                        let q = w * 64 + b;
                         if compatible(fa, q) {
                             *s |= 1 << (q % 64);
                             open_b -= 1;
@@ -643,17 +625,7 @@ impl<'a> Scratch<'a> {
                     .iter()
                     .zip(&*second)
                     .enumerate()
-                    .any(|(w, (&l, &s))| {
-                        let mut bits = l & s;
-                        while bits != 0 {
-                            let q = w * 64 + bits.trailing_zeros() as usize;
-                            bits &= bits - 1;
-                            if compatible(fa, q) {
-                                return true;
-                            }
-                        }
-                        false
-                    });
+                    .any(|(w, (&l, &s))| bits::ones(l & s).any(|b| compatible(fa, w * 64 + b)));
             }
             if found {
                 first[p / 64] |= 1 << (p % 64);
@@ -737,15 +709,13 @@ impl<'a> Scratch<'a> {
         // fewer of them need a search of their own.
         for unsupported_pass in [true, false] {
             for w in self.offset[j]..self.offset[j + 1] {
-                let mut bits = self.domains[base + w];
-                bits &= if unsupported_pass {
+                let pass = if unsupported_pass {
                     !self.supported[w]
                 } else {
                     self.supported[w]
                 };
-                while bits != 0 {
-                    let p = (w - self.offset[j]) as u32 * 64 + bits.trailing_zeros();
-                    bits &= bits - 1;
+                for b in bits::ones(self.domains[base + w] & pass) {
+                    let p = ((w - self.offset[j]) * 64 + b) as u32;
                     if self.choose(links, depth + 1, j, p) {
                         return true;
                     }
@@ -770,10 +740,8 @@ impl<'a> Scratch<'a> {
         let link = links[j][o];
         let mut found = false;
         for w in 0..self.offset[j + 1] - oj {
-            let mut bits = self.domains[base + oj + w];
-            while bits != 0 {
-                let p = w * 64 + bits.trailing_zeros() as usize;
-                bits &= bits - 1;
+            for b in bits::ones(self.domains[base + oj + w]) {
+                let p = w * 64 + b;
                 if self.out_of_budget(other_words as u64 + 1) {
                     return false;
                 }
@@ -820,11 +788,7 @@ fn cut_of(
     }
     let mut removed = Vec::with_capacity(count as usize);
     for w in 0..words {
-        let mut bits = unsupported(w);
-        while bits != 0 {
-            removed.push(combo(w * 64 + bits.trailing_zeros() as usize));
-            bits &= bits - 1;
-        }
+        removed.extend(bits::ones(unsupported(w)).map(|b| combo(w * 64 + b)));
     }
     Some(CageCut {
         cage,
@@ -850,7 +814,7 @@ fn ones(words: &[u64]) -> impl Iterator<Item = usize> + '_ {
     words
         .iter()
         .enumerate()
-        .flat_map(|(w, &word)| bits(word).map(move |b| w * 64 + b))
+        .flat_map(|(w, &word)| bits::ones(word).map(move |b| w * 64 + b))
 }
 
 #[cfg(test)]

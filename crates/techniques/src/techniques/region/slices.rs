@@ -8,10 +8,10 @@
 //! slice where neither deduction can find anything is worked out only as far as it
 //! takes to know that (see [`Stop`]).
 
-use crate::state::bits;
 use crate::step::{Axis, Slice};
 use crate::Layout;
 use crate::State;
+use kenken_model::bits::{self, BitSet};
 use kenken_model::{Budget, CageId, Digit, Exhausted, RegionKind, MAX_SIZE};
 use std::ops::Range;
 
@@ -79,8 +79,7 @@ pub struct WholeSums {
 
 /// A set of positions in a cage's cell order, a bit each (a cage has at most
 /// `MAX_SIZE`² cells).
-type CagePositions = [u64; POSITION_WORDS];
-const POSITION_WORDS: usize = (MAX_SIZE * MAX_SIZE).div_ceil(64);
+type CagePositions = BitSet<{ (MAX_SIZE * MAX_SIZE).div_ceil(64) }>;
 
 /// Per line (every region of the layout, in its order), the cages it crosses in
 /// the order met along it, each with the positions of its cells on the line.
@@ -109,11 +108,11 @@ impl LineParts {
                 let k = match lines.parts[first..].iter().position(|&(c, _)| c == cage) {
                     Some(k) => first + k,
                     None => {
-                        lines.parts.push((cage, [0; POSITION_WORDS]));
+                        lines.parts.push((cage, CagePositions::new()));
                         lines.parts.len() - 1
                     }
                 };
-                lines.parts[k].1[pos / 64] |= 1 << (pos % 64);
+                lines.parts[k].1.insert(pos);
             }
             lines.start.push(lines.parts.len());
         }
@@ -228,13 +227,7 @@ fn distinct_sums_by(
         let s = sum(layout.combination(cage, i));
         seen[s / 64] |= 1 << (s % 64);
     }
-    for (w, &bits) in seen.iter().enumerate() {
-        let mut b = bits;
-        while b != 0 {
-            out.push(w as u32 * 64 + b.trailing_zeros());
-            b &= b - 1;
-        }
-    }
+    out.extend(bits::ones_in(seen).map(|s| s as u32));
     Ok(())
 }
 
@@ -357,9 +350,7 @@ impl SliceTotals {
                     met.push((cage, cells));
                 } else {
                     let have = &mut met[*slot as usize].1;
-                    for (a, b) in have.iter_mut().zip(cells) {
-                        *a |= b;
-                    }
+                    *have = have.union(&cells);
                 }
             }
         }
@@ -374,9 +365,7 @@ impl SliceTotals {
         let mut stopped_at = None;
         for &(cage, cells) in &met {
             let p0 = positions.len();
-            for (w, &word) in cells.iter().enumerate() {
-                positions.extend(bits(word).map(|b| w * 64 + b));
-            }
+            positions.extend(cells.iter());
             let range = p0..positions.len();
             let v0 = values.len();
             let is_whole = range.len() == layout.cage_cells(cage).len();
