@@ -9,9 +9,13 @@
 //! * [`Grader`]: the stepping loop, giving a [`Grade`] (status, max, total, depth,
 //!   the step log) or, for batches, the same ratings without the log ([`Summary`]).
 //! * [`search`]: an exhaustive solution counter, the independent check of it all.
+//! * For people: [`labels`] (the grid's names, and [`Step::labelled_text`]),
+//!   [`Evidence`] and [`Step::explanation`].
 
+mod explain;
 mod geometry;
 mod grade;
+pub mod labels;
 pub mod ladder;
 mod layout;
 mod rating;
@@ -22,6 +26,7 @@ mod table_cache;
 mod technique;
 pub mod techniques;
 
+pub use explain::Evidence;
 pub use grade::{Grade, Grader, Status, Summary};
 pub use layout::Layout;
 pub use rating::Rating;
