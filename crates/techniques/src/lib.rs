@@ -10,7 +10,8 @@
 //!   the step log) or, for batches, the same ratings without the log ([`Summary`]).
 //! * [`search`]: an exhaustive solution counter, the independent check of it all.
 //! * For people: [`labels`] (the grid's names, and [`Step::labelled_text`]),
-//!   [`Evidence`] and [`Step::explanation`].
+//!   [`Evidence`] and [`Step::explanation`], and [`position`] (checks, hints and
+//!   the ladder walked from a solver's position).
 
 mod explain;
 mod geometry;
@@ -18,6 +19,7 @@ mod grade;
 pub mod labels;
 pub mod ladder;
 mod layout;
+pub mod position;
 mod rating;
 pub mod search;
 mod state;
