@@ -191,14 +191,29 @@ impl OutlineBuilder for PathData {
 }
 
 /// A number for SVG: at most three decimals, no trailing zeros, no `-0`.
-pub(crate) fn num(v: f32) -> String {
-    let rounded = (f64::from(v) * 1000.0).round() / 1000.0;
-    if rounded == 0.0 {
-        return "0".to_string();
+pub(crate) fn num(v: f32) -> Num {
+    Num((f64::from(v) * 1000.0).round() as i64)
+}
+
+/// A number in thousandths, written as [`num`] says. (Integer arithmetic, written
+/// in place: a picture writes thousands of numbers, and exact float formatting
+/// into strings was most of an SVG's time.)
+pub(crate) struct Num(i64);
+
+impl std::fmt::Display for Num {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let sign = if self.0 < 0 { "-" } else { "" };
+        let (whole, mut fraction) = (self.0.abs() / 1000, self.0.abs() % 1000);
+        if fraction == 0 {
+            return write!(f, "{sign}{whole}");
+        }
+        let mut width = 3;
+        while fraction % 10 == 0 {
+            fraction /= 10;
+            width -= 1;
+        }
+        write!(f, "{sign}{whole}.{fraction:0width$}")
     }
-    let s = format!("{rounded:.3}");
-    let s = s.trim_end_matches('0').trim_end_matches('.');
-    s.to_string()
 }
 
 #[cfg(test)]
@@ -207,11 +222,14 @@ mod tests {
 
     #[test]
     fn numbers_are_short_and_stable() {
-        assert_eq!(num(1.0), "1");
-        assert_eq!(num(0.5), "0.5");
-        assert_eq!(num(-0.0001), "0");
-        assert_eq!(num(12.34567), "12.346");
-        assert_eq!(num(-3.25), "-3.25");
+        assert_eq!(num(1.0).to_string(), "1");
+        assert_eq!(num(0.5).to_string(), "0.5");
+        assert_eq!(num(-0.0001).to_string(), "0");
+        assert_eq!(num(12.34567).to_string(), "12.346");
+        assert_eq!(num(-3.25).to_string(), "-3.25");
+        assert_eq!(num(-0.25).to_string(), "-0.25");
+        assert_eq!(num(2.05).to_string(), "2.05");
+        assert_eq!(num(1234.001).to_string(), "1234.001");
     }
 
     #[test]
