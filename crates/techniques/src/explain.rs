@@ -1,8 +1,8 @@
 //! Steps for people: what justifies a step ([`Evidence`], for pictures and hints),
 //! a plain-English explanation written from the step's data
 //! ([`Step::explanation`]), a nudge that points without telling
-//! ([`Step::nudge`]), and the folding of a naked single that only repeats the step
-//! before it ([`Step::echoes`]). Every name is in the grid's labels
+//! ([`Step::nudge`]), and the folding of a naked single that only repeats the
+//! ladder step before it ([`Step::echoes`]). Every name is in the grid's labels
 //! ([`labels`](crate::labels)).
 
 use crate::labels::{self, and_list, cage_with_clue, parity, region, row_letter};
@@ -121,12 +121,13 @@ impl Step {
         e
     }
 
-    /// Whether this step only repeats `previous`: a naked single placing what the
-    /// step before placed (a hidden single leaves its cell with one candidate,
-    /// which propagation then places). Explanations fold it away.
-    pub fn echoes(&self, previous: &Step) -> bool {
+    /// Whether this step only repeats `ladder_step`, the last step of the ladder
+    /// before it (naked singles between them aside): a naked single placing what
+    /// that step placed (a hidden single leaves its cell with one candidate, which
+    /// the propagation after it places). Explanations fold it away.
+    pub fn echoes(&self, ladder_step: &Step) -> bool {
         match self.reason {
-            Reason::NakedSingle { cell, digit } => previous.placements.contains(&(cell, digit)),
+            Reason::NakedSingle { cell, digit } => ladder_step.placements.contains(&(cell, digit)),
             _ => false,
         }
     }
@@ -826,5 +827,17 @@ mod tests {
             .unwrap()
             + 1;
         assert!(!steps[own].echoes(&steps[own - 1]));
+        // Other singles may come between: here the hidden single in B6 is followed
+        // by the single in A6 (its own), then by the one in B6.
+        let puzzle = kenken_formats::tatham::read(
+            "6:aa_aa_3a_6a__baa_a_3a_4a_3a3_aa__,m6a6m12a9m6m12d2s3a8s1d2s3d2s1d3s3a5d2",
+        )
+        .unwrap();
+        let steps = Grader::new(&puzzle)
+            .unwrap()
+            .grade(Options::default(), false)
+            .steps;
+        assert!(!steps[1].echoes(&steps[0]));
+        assert!(steps[2].echoes(&steps[0]));
     }
 }
