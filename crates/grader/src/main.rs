@@ -16,6 +16,7 @@ mod ladder_args;
 mod report;
 mod solve;
 mod techniques;
+mod wording;
 
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
