@@ -8,11 +8,15 @@
 mod allocator;
 mod batch;
 mod batch_input;
+mod check;
 mod convert;
 mod exit;
 mod grade;
+mod hint;
 mod input;
 mod ladder_args;
+mod position_arg;
+mod render;
 mod report;
 mod solve;
 mod techniques;
@@ -32,7 +36,8 @@ Exit codes:
   2  bad input: a puzzle that cannot be read or is not a valid puzzle (in a batch:
      at least one row has an error; the other rows are still graded), or a bad
      command-line argument
-  3  solve: the puzzle does not have exactly one solution (ambiguous or impossible)";
+  3  solve: the puzzle does not have exactly one solution (ambiguous or impossible);
+     check: the position contradicts the solution";
 
 #[derive(Parser, Debug)]
 #[command(
@@ -69,6 +74,18 @@ enum Command {
     Convert(convert::ConvertArgs),
     /// List the techniques of the ladder with their ratings.
     Techniques(techniques::TechniquesArgs),
+    /// Draw the grid as SVG or PNG: empty, a position, the candidates, the
+    /// solution, or one step of the log drawn on the grid before it.
+    #[command(after_long_help = AFTER_HELP)]
+    Render(render::RenderArgs),
+    /// The next step from a solver's position, told as little as asked (a nudge,
+    /// the technique, the cells, the whole step).
+    #[command(after_long_help = AFTER_HELP)]
+    Hint(hint::HintArgs),
+    /// Which entered digits or pencil marks of a position contradict the
+    /// solution, telling nothing else.
+    #[command(after_long_help = AFTER_HELP)]
+    Check(check::CheckArgs),
 }
 
 /// mimalloc, asking for plain blocks where their alignment is enough (see
@@ -86,6 +103,9 @@ fn main() -> ExitCode {
         Command::Batch(args) => batch::run(args),
         Command::Convert(args) => convert::run(args),
         Command::Techniques(args) => techniques::run(args),
+        Command::Render(args) => render::run(args),
+        Command::Hint(args) => hint::run(args),
+        Command::Check(args) => check::run(args),
     };
     match result {
         Ok(code) => code,
