@@ -111,8 +111,9 @@ fn main() {
     for (name, mut list) in times {
         list.sort();
         let at = |q: f64| list[((list.len() - 1) as f64 * q) as usize];
+        let over = list.iter().filter(|t| t.as_micros() > 1000).count();
         println!(
-            "{name:<36} {:>6} {:>10} {:>10} {:>10}",
+            "{name:<36} {:>6} {:>10} {:>10} {:>10} {over:>8}",
             list.len(),
             show(at(0.5)),
             show(at(0.9)),
