@@ -103,7 +103,13 @@ pub fn run(args: RenderArgs) -> anyhow::Result<ExitCode> {
         Some(g) => {
             let walk = match Walk::from_position(g, &position, runs.shown(), budget()) {
                 Ok(walk) => walk,
-                Err(why) => return fail(format!("the position contradicts the puzzle: {why}")),
+                Err(_) => {
+                    return fail(
+                        "the position leaves a cell or a cage with nothing possible \
+                         (`grader check` names the entries the solution contradicts)"
+                            .to_string(),
+                    )
+                }
             };
             match args.step {
                 None => shown(walk.state()),

@@ -332,12 +332,12 @@ impl<'a> Picture<'a> {
         let (left, top) = (geo.cell * 0.07, geo.cell * 0.31);
         let slot_w = geo.cell * 0.86 / per_row as f32;
         let slot_h = geo.cell * 0.64 / rows as f32;
-        let widest = if n >= 10 { "16" } else { "8" };
-        let pencil = (slot_h * 0.8).min(slot_w * 0.85 / fonts.width(Weight::Regular, widest, 1.0));
+        // Font sizes that fit the widest digit: pencil marks in their slot, a
+        // placed digit in its cell.
+        let widest = fonts.width(Weight::Regular, if n >= 10 { "16" } else { "8" }, 1.0);
+        let pencil = (slot_h * 0.8).min(slot_w * 0.85 / widest);
         let radius = (slot_w.min(slot_h) * 0.47).min(pencil * 0.8);
-        let big_widest = if n >= 10 { "16" } else { "8" };
-        let big =
-            (geo.cell * 0.5).min(geo.cell * 0.7 / fonts.width(Weight::Regular, big_widest, 1.0));
+        let big = (geo.cell * 0.5).min(geo.cell * 0.7 / widest);
         let step = self.step;
         let placed =
             |cell: CellId, d: Digit| step.is_some_and(|s| s.placements.contains(&(cell, d)));
@@ -368,24 +368,19 @@ impl<'a> Picture<'a> {
                         let i = usize::from(d) - 1;
                         let cx = x + left + (i % per_row) as f32 * slot_w + slot_w / 2.0;
                         let cy = y + top + (i / per_row) as f32 * slot_h + slot_h / 2.0;
-                        let ink = if placed(cell, d) {
+                        let (ink, weight) = if placed(cell, d) {
                             circle(out, cx, cy, radius, colour::PLACE);
-                            colour::PAPER
+                            (colour::PAPER, Weight::Bold)
                         } else if struck(cell, d) {
                             circle(out, cx, cy, radius, colour::STRUCK);
-                            colour::STRUCK_INK
+                            (colour::STRUCK_INK, Weight::Bold)
                         } else if focus(cell, d) {
                             circle(out, cx, cy, radius, colour::FOCUS);
-                            colour::FOCUS_INK
+                            (colour::FOCUS_INK, Weight::Bold)
                         } else {
-                            colour::PENCIL
+                            (colour::PENCIL, Weight::Regular)
                         };
                         let baseline = cy + fonts.cap_height(pencil) / 2.0;
-                        let weight = if ink == colour::PENCIL {
-                            Weight::Regular
-                        } else {
-                            Weight::Bold
-                        };
                         fonts.text(
                             out,
                             weight,

@@ -282,15 +282,15 @@ impl Step {
                 )
             }
             Reason::Fish { digit, base, cover } => {
-                let k = number(base.len());
-                format!(
-                    "In {}, {digit} can only go in {}. Each of those {k} lines needs a \
-                     {digit}, so their {k} {digit}s fill {} between them, and no other cell \
-                     of {} can be {digit}.",
+                let (k, base, cover) = (
+                    number(base.len()),
                     sentence_lines(base),
                     sentence_lines(cover),
-                    sentence_lines(cover),
-                    sentence_lines(cover),
+                );
+                format!(
+                    "In {base}, {digit} can only go in {cover}. Each of those {k} lines needs \
+                     a {digit}, so their {k} {digit}s fill {cover} between them, and no other \
+                     cell of {cover} can be {digit}."
                 )
             }
             Reason::RegionSum {
@@ -389,7 +389,7 @@ impl Step {
     /// no candidate yet still does.
     fn removals(&self, size: Size) -> String {
         if self.eliminations.is_empty() {
-            return "No candidate goes yet, but the cage has fewer combinations left.".to_string();
+            return "No candidate goes yet, but fewer cage combinations are left.".to_string();
         }
         // Digit by digit, and digits that leave the same cells together: `2 and 4
         // from A1 and B1; 3 from C4`.

@@ -86,13 +86,18 @@ pub fn cage(puzzle: &Puzzle, id: CageId) -> String {
 
 /// Cages by their clue cells: `cage B3`, `cages A1, B3`.
 pub fn cages(puzzle: &Puzzle, ids: &[CageId]) -> String {
-    let names: Vec<String> = ids
+    cages_joined(puzzle, ids, |names| names.join(", "))
+}
+
+/// `cage B3`, or `cages ` and the clue cells of several joined by `join`.
+fn cages_joined(puzzle: &Puzzle, ids: &[CageId], join: impl Fn(Vec<String>) -> String) -> String {
+    let mut names: Vec<String> = ids
         .iter()
         .map(|&id| cell(puzzle.size(), puzzle.cage(id).anchor()))
         .collect();
     match names.len() {
-        1 => format!("cage {}", names[0]),
-        _ => format!("cages {}", names.join(", ")),
+        1 => format!("cage {}", names.remove(0)),
+        _ => format!("cages {}", join(names)),
     }
 }
 
@@ -286,14 +291,7 @@ pub(crate) fn forced_by_line(forced: &[(Digit, RegionKind)]) -> Vec<(RegionKind,
 
 /// Cages in a sentence: `cage B3`, `cages C4 and B3`.
 pub(crate) fn cages_in_sentence(puzzle: &Puzzle, ids: &[CageId]) -> String {
-    let names: Vec<String> = ids
-        .iter()
-        .map(|&id| cell(puzzle.size(), puzzle.cage(id).anchor()))
-        .collect();
-    match names.len() {
-        1 => format!("cage {}", names[0]),
-        _ => format!("cages {}", and_list(names)),
-    }
+    cages_joined(puzzle, ids, and_list)
 }
 
 /// `odd` or `even`.

@@ -263,13 +263,9 @@ impl Walk {
         .unwrap_or_else(|_| {
             let layout = Arc::clone(grader.layout());
             // An ended walk spends nothing.
-            let budget = Budget::unlimited();
-            Walk::ended(
-                State::from_layout(layout),
-                options,
-                budget,
-                WalkEnd::Contradiction,
-            )
+            let mut walk = Walk::new(State::from_layout(layout), options, Budget::unlimited());
+            walk.end = Some(WalkEnd::Contradiction);
+            walk
         })
     }
 
@@ -289,8 +285,7 @@ impl Walk {
                 state.eliminate(cell, d);
             }
         }
-        let mut walk = Walk::ended(state, options, budget, WalkEnd::Solved);
-        walk.end = None;
+        let mut walk = Walk::new(state, options, budget);
         let mut singles = Vec::new();
         match walk
             .state
@@ -312,14 +307,15 @@ impl Walk {
         Ok(walk)
     }
 
-    fn ended(state: State, options: Options, budget: Budget, end: WalkEnd) -> Walk {
+    /// A walk from a state not yet propagated.
+    fn new(state: State, options: Options, budget: Budget) -> Walk {
         let cages = state.layout().cage_count();
         Walk {
             ctx: Context::within(options, cages, budget),
             shown: Vec::new(),
             singles: VecDeque::new(),
             state,
-            end: Some(end),
+            end: None,
         }
     }
 

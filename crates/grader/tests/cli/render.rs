@@ -93,6 +93,15 @@ fn bad_arguments() {
     assert!(err.contains("cannot be used with"), "{err}");
     let err = bad_input(grader(&["render", SIX, "--state", "7 . . . . .\n"]));
     assert!(err.contains("'7' is not a digit of the grid"), "{err}");
+    let two_ones = "1 1 . . . .\n. . . . . .\n. . . . . .\n. . . . . .\n. . . . . .\n. . . . . .";
+    let err = bad_input(grader(&[
+        "render",
+        SIX,
+        "--candidates",
+        "--state",
+        two_ones,
+    ]));
+    assert!(err.contains("`grader check` names"), "{err}");
     let err = bad_input(grader(&["render", SIX, "--scale", "0"]));
     assert!(err.contains("scale"), "{err}");
 }
