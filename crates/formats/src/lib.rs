@@ -9,6 +9,8 @@
 //!   and its unpacked `KenKen6x6.aspx?bd=` URL (write only).
 //! * [`text`] — the line-per-cage text format (`# 3` / `+ 3 A1 B1` / `! 1 A3`).
 //! * [`letter_grid`] — the letter-grid format of other solvers (read only).
+//! * [`state`] — a solver's position on a puzzle: K6C / D6C progress or a plain
+//!   grid of digits and pencil marks.
 //!
 //! [`detect`] guesses the format of a string and [`read_any`] reads it;
 //! [`write`](fn@write) writes a puzzle in a chosen format. Every choice the spec
@@ -19,6 +21,7 @@ mod cages;
 pub mod error;
 pub mod letter_grid;
 pub mod our_reading;
+pub mod state;
 pub mod sudokuwiki;
 pub mod tatham;
 pub mod text;

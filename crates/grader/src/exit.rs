@@ -7,6 +7,8 @@ pub const FAILURE: u8 = 1;
 pub const BAD_INPUT: u8 = 2;
 /// `solve`: the puzzle is ambiguous or impossible.
 pub const NOT_UNIQUE: u8 = 3;
+/// `check`: an entry of the position contradicts the solution.
+pub const CONTRADICTED: u8 = 3;
 
 /// A panic is a bug in the grader, never the user's fault: say so in one line, with
 /// no backtrace hint. (The batch catches a panic per puzzle and reports it in that

@@ -1,11 +1,13 @@
 //! `grader grade <PUZZLE>`: the step log of one puzzle, each step with its rating
-//! in the reference style, then the max and total difficulty and the status; or
-//! one JSON document (`--json`); or only the next step (`--hint`).
+//! in the grid's names (`--reference-text`: the reference solver's wording), then
+//! the max and total difficulty and the status; with `--explain` each step
+//! explained; or one JSON document (`--json`); or only the next step (`--hint`).
 
 use crate::convert::FromFormat;
 use crate::input::load_puzzle;
 use crate::ladder_args::{LadderArgs, Mode, Runs};
-use crate::report::{grid_rows, grid_text, print, status_explained, step_line, StepJson};
+use crate::report::{grid_rows, grid_text, print, status_explained, StepJson};
+use crate::wording::Wording;
 use clap::Args;
 use kenken_formats::Format;
 use kenken_model::Digit;
@@ -34,6 +36,15 @@ pub struct GradeArgs {
     /// Print only the next step (after propagation) from the puzzle's start.
     #[arg(long)]
     pub hint: bool,
+    /// Explain each step in plain English under its line (a naked single that
+    /// only repeats the step before it is left out; step numbers stay those of the
+    /// whole log).
+    #[arg(long, conflicts_with = "json")]
+    pub explain: bool,
+    /// Word steps as the reference solver does (`r2c3` cells, cages by 0-based
+    /// number), with no explanations.
+    #[arg(long, conflicts_with = "explain")]
+    pub reference_text: bool,
 }
 
 pub fn run(args: GradeArgs) -> anyhow::Result<ExitCode> {
@@ -125,6 +136,7 @@ fn stopped_text(why: Exhausted) -> String {
 /// mode c), and in modes c and b mode c's max depth and step count.
 fn log(grader: &Grader, puzzle: &str, args: &GradeArgs, runs: &Runs) -> anyhow::Result<String> {
     let size = grader.puzzle().size();
+    let wording = Wording::new(grader.layout(), args.reference_text);
     let grade = grader.grade(runs.shown(), true);
     if let Some(i) = grade.unsound_step {
         eprintln!(
@@ -157,17 +169,25 @@ fn log(grader: &Grader, puzzle: &str, args: &GradeArgs, runs: &Runs) -> anyhow::
             depth: grade.depth,
             cc_depth: cc.map(|g| g.depth),
             cc_steps: cc.map(|g| g.ladder_steps),
-            steps: shown.iter().map(|s| StepJson::new(s, size)).collect(),
+            steps: shown.iter().map(|s| wording.json(s)).collect(),
             solution: grader.solution().map(|s| grid_rows(s, size)),
             stopped: grade.stopped.map(stopped_text),
         };
         return Ok(serde_json::to_string(&doc)?);
     }
-    let mut lines: Vec<String> = shown
-        .iter()
-        .enumerate()
-        .map(|(i, s)| format!("{}: {}", i + 1, step_line(s, size)))
-        .collect();
+    let mut lines: Vec<String> = Vec::new();
+    let mut ladder_step: Option<&Step> = None;
+    for (i, s) in shown.iter().enumerate() {
+        if !s.is_propagation() {
+            ladder_step = Some(s);
+        }
+        if !args.explain {
+            lines.push(format!("{}: {}", i + 1, wording.line(s)));
+        } else if !ladder_step.is_some_and(|l| s.echoes(l)) {
+            lines.push(format!("{}: {}", i + 1, wording.line(s)));
+            lines.push(format!("   {}", s.explanation(grader.layout())));
+        }
+    }
     lines.push(format!(
         "Max difficulty: {}; total difficulty: {}",
         grade.max, grade.total
@@ -216,6 +236,7 @@ enum Hint {
 /// The next step from the start (after propagation), or why there is none.
 fn hint(grader: &Grader, puzzle: &str, args: &GradeArgs, runs: &Runs) -> anyhow::Result<String> {
     let size = grader.puzzle().size();
+    let wording = Wording::new(grader.layout(), args.reference_text);
     let (state, _singles) = grader.start();
     let found = if let Some(why) = grader.stopped() {
         Hint::Stopped(why)
@@ -236,7 +257,15 @@ fn hint(grader: &Grader, puzzle: &str, args: &GradeArgs, runs: &Runs) -> anyhow:
         }
     };
     let (status, message) = match &found {
-        Hint::Next(step) => ("unsolved", step_line(step, size)),
+        Hint::Next(step) if args.explain => (
+            "unsolved",
+            format!(
+                "{}\n   {}",
+                wording.line(step),
+                step.explanation(grader.layout())
+            ),
+        ),
+        Hint::Next(step) => ("unsolved", wording.line(step)),
         Hint::Solved => (
             "solved",
             "No hint needed: naked singles alone solve the puzzle.".to_string(),
@@ -263,7 +292,7 @@ fn hint(grader: &Grader, puzzle: &str, args: &GradeArgs, runs: &Runs) -> anyhow:
         return Ok(message);
     }
     let step = match &found {
-        Hint::Next(step) => Some(StepJson::new(step, size)),
+        Hint::Next(step) => Some(wording.json(step)),
         _ => None,
     };
     let doc = HintJson {

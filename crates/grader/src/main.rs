@@ -7,15 +7,20 @@
 
 mod batch;
 mod batch_input;
+mod check;
 mod convert;
 mod exit;
 mod generate;
 mod grade;
+mod hint;
 mod input;
 mod ladder_args;
+mod position_arg;
+mod render;
 mod report;
 mod solve;
 mod techniques;
+mod wording;
 
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
@@ -31,7 +36,8 @@ Exit codes:
   2  bad input: a puzzle that cannot be read or is not a valid puzzle (in a batch:
      at least one row has an error; the other rows are still graded), or a bad
      command-line argument
-  3  solve: the puzzle does not have exactly one solution (ambiguous or impossible)";
+  3  solve: the puzzle does not have exactly one solution (ambiguous or impossible);
+     check: the position contradicts the solution";
 
 #[derive(Parser, Debug)]
 #[command(
@@ -72,6 +78,18 @@ enum Command {
     /// as they are found. Exit code 4 when --max-tries or --timeout stops the run
     /// first.
     Generate(generate::GenerateArgs),
+    /// Draw the grid as SVG or PNG: empty, a position, the candidates, the
+    /// solution, or one step of the log drawn on the grid before it.
+    #[command(after_long_help = AFTER_HELP)]
+    Render(render::RenderArgs),
+    /// The next step from a solver's position, told as little as asked (a nudge,
+    /// the technique, the cells, the whole step).
+    #[command(after_long_help = AFTER_HELP)]
+    Hint(hint::HintArgs),
+    /// Which entered digits or pencil marks of a position contradict the
+    /// solution, telling nothing else.
+    #[command(after_long_help = AFTER_HELP)]
+    Check(check::CheckArgs),
 }
 
 #[cfg(feature = "mimalloc")]
@@ -88,6 +106,9 @@ fn main() -> ExitCode {
         Command::Convert(args) => convert::run(args),
         Command::Techniques(args) => techniques::run(args),
         Command::Generate(args) => generate::run(args),
+        Command::Render(args) => render::run(args),
+        Command::Hint(args) => hint::run(args),
+        Command::Check(args) => check::run(args),
     };
     match result {
         Ok(code) => code,

@@ -42,6 +42,9 @@ pub struct StepJson {
     pub text: String,
     pub placements: Vec<CellDigit>,
     pub eliminations: Vec<CellDigit>,
+    /// In plain English (left out in the reference's wording).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub explanation: Option<String>,
 }
 
 impl StepJson {
@@ -60,6 +63,7 @@ impl StepJson {
             text: step.text(size),
             placements: cells(&step.placements),
             eliminations: cells(&step.eliminations),
+            explanation: None,
         }
     }
 }

@@ -6,14 +6,20 @@ use std::process::{Command, Output, Stdio};
 
 #[path = "cli/batch.rs"]
 mod batch;
+#[path = "cli/check.rs"]
+mod check;
 #[path = "cli/generate.rs"]
 mod generate;
 #[path = "cli/grade.rs"]
 mod grade;
+#[path = "cli/hint.rs"]
+mod hint;
 #[path = "cli/ratings.rs"]
 mod ratings;
 #[path = "cli/reference.rs"]
 mod reference;
+#[path = "cli/render.rs"]
+mod render;
 #[path = "cli/snapshots.rs"]
 mod snapshots;
 #[path = "cli/solve.rs"]

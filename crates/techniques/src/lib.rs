@@ -11,14 +11,20 @@
 //!   one-line text in the reference solver's style.
 //! * [`Grader`]: the stepping loop, giving a [`Grade`] (status, max, total, depth,
 //!   the step log) or, for batches, the same ratings without the log ([`Summary`]).
+//! * For people: [`labels`] (the grid's names, and [`Step::labelled_text`]),
+//!   [`Evidence`] and [`Step::explanation`], and [`position`] (checks, hints and
+//!   the ladder walked from a solver's position).
 //!
 //! The exhaustive solution counter, the independent check of it all, is the
 //! `kenken-search` crate.
 
+mod explain;
 mod geometry;
 mod grade;
+pub mod labels;
 mod ladder;
 mod layout;
+pub mod position;
 mod rating;
 pub mod registry;
 mod state;
@@ -27,6 +33,7 @@ mod table_cache;
 mod technique;
 mod techniques;
 
+pub use explain::Evidence;
 pub use grade::{Grade, Grader, Status, Summary};
 pub use ladder::{listing, Ladder};
 pub use layout::Layout;

@@ -330,7 +330,9 @@ impl Step {
         }
     }
 
-    fn counts(&self, cage: CageId) -> (usize, usize) {
+    /// Live combinations of `cage` before and after the step (0, 0 when it cuts
+    /// none).
+    pub(crate) fn counts(&self, cage: CageId) -> (usize, usize) {
         self.cuts
             .iter()
             .find(|c| c.cage == cage)

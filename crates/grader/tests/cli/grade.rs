@@ -12,7 +12,7 @@ fn last_lines(text: &str, n: usize) -> Vec<&str> {
 
 #[test]
 fn log_in_the_reference_style() {
-    let log = ok(grader(&["grade", SIX]));
+    let log = ok(grader(&["grade", SIX, "--reference-text"]));
     let lines: Vec<&str> = log.lines().collect();
     assert_eq!(&lines[..SIX_LOG_START.len()], SIX_LOG_START);
     // The reference's log has 45 steps, naked singles included.
@@ -94,7 +94,7 @@ fn mode_b_adds_mode_c_depth_and_steps() {
 
 #[test]
 fn no_singles_numbers_the_ladder_steps() {
-    let log = ok(grader(&["grade", SIX, "--no-singles"]));
+    let log = ok(grader(&["grade", SIX, "--no-singles", "--reference-text"]));
     assert!(!log.contains("Naked single"), "{log}");
     let lines: Vec<&str> = log.lines().collect();
     assert_eq!(lines.len(), 9 + 2, "{log}");
@@ -105,7 +105,8 @@ fn no_singles_numbers_the_ladder_steps() {
 
 #[test]
 fn json_document() {
-    let doc: Value = serde_json::from_str(&ok(grader(&["grade", SIX, "--json"]))).unwrap();
+    let doc: Value =
+        serde_json::from_str(&ok(grader(&["grade", SIX, "--json", "--reference-text"]))).unwrap();
     assert_eq!(doc["puzzle"], SIX);
     assert_eq!(doc["size"], 6);
     assert_eq!(doc["status"], "solved");
@@ -154,12 +155,16 @@ fn json_document() {
 fn hint_is_the_next_step() {
     assert_eq!(
         ok(grader(&["grade", SIX, "--hint"])),
+        "(1) Hidden single: 5 in B6 (row B)"
+    );
+    assert_eq!(
+        ok(grader(&["grade", SIX, "--hint", "--reference-text"])),
         "(1) Hidden single: 5 in r2c6"
     );
     let doc: Value =
         serde_json::from_str(&ok(grader(&["grade", SIX, "--hint", "--json"]))).unwrap();
     assert_eq!(doc["status"], "unsolved");
-    assert_eq!(doc["step"]["text"], "Hidden single: 5 in r2c6");
+    assert_eq!(doc["step"]["text"], "Hidden single: 5 in B6 (row B)");
     // Switching a technique off changes the hint.
     let hint = ok(grader(&[
         "grade",
@@ -278,4 +283,64 @@ fn bad_input_and_arguments() {
     let err = bad_input(grader(&["grade", SIX, "--max-depth", "9"]));
     assert!(err.contains("--max-depth"), "{err}");
     bad_input(grader(&["grade", SIX, "--mode", "x"]));
+}
+
+#[test]
+fn default_wording_names_cells_and_cages_as_the_pictures_do() {
+    let log = ok(grader(&["grade", SIX, "--no-singles"]));
+    let lines: Vec<&str> = log.lines().collect();
+    assert_eq!(lines[0], "1: (1) Hidden single: 5 in B6 (row B)");
+    assert_eq!(
+        lines[1],
+        "2: (1.5) Claiming candidates: cage B1 must contain 1 in B1, B2: from 4 combinations to 2"
+    );
+    assert_eq!(lines[7], "8: (2) Hidden pair: 2, 6 in C3, E3 (column 3)");
+    // The ratings are the reference wording's.
+    let reference = ok(grader(&["grade", SIX, "--no-singles", "--reference-text"]));
+    assert_eq!(last_lines(&log, 2), last_lines(&reference, 2));
+
+    let doc: Value = serde_json::from_str(&ok(grader(&["grade", SIX, "--json"]))).unwrap();
+    let first = &doc["steps"][0];
+    assert_eq!(first["text"], "Hidden single: 5 in B6 (row B)");
+    assert_eq!(
+        first["placements"],
+        serde_json::json!([{"cell": "B6", "digit": 5}])
+    );
+    assert_eq!(
+        first["explanation"],
+        "Row B needs a 5, and B6 is the only cell of it that can still hold one. So B6 is 5."
+    );
+    // The reference's wording carries no explanations.
+    let doc: Value =
+        serde_json::from_str(&ok(grader(&["grade", SIX, "--json", "--reference-text"]))).unwrap();
+    assert!(doc["steps"][0].get("explanation").is_none(), "{doc}");
+}
+
+#[test]
+fn explain_folds_the_naked_single_that_repeats_a_step() {
+    let log = ok(grader(&["grade", SIX, "--explain"]));
+    let lines: Vec<&str> = log.lines().collect();
+    assert_eq!(lines[0], "1: (1) Hidden single: 5 in B6 (row B)");
+    assert_eq!(
+        lines[1],
+        "   Row B needs a 5, and B6 is the only cell of it that can still hold one. So B6 is 5."
+    );
+    // Step 2 places A6 (its own single), step 3 repeats step 1 and is folded.
+    assert!(
+        lines[2].starts_with("2: (0) Naked single: 4 in A6"),
+        "{log}"
+    );
+    assert!(lines[3].starts_with("   Only 4 is left for A6"), "{log}");
+    assert!(lines[4].starts_with("4: "), "{log}");
+    assert!(!log.contains("Naked single: 5 in B6"), "{log}");
+    assert_eq!(
+        last_lines(&log, 2),
+        ["Max difficulty: 2; total difficulty: 12", "Status: solved"]
+    );
+    // Every explained step has its explanation under it.
+    for (i, line) in lines.iter().enumerate() {
+        if line.starts_with(char::is_numeric) {
+            assert!(lines[i + 1].starts_with("   "), "{line}");
+        }
+    }
 }

@@ -1,4 +1,5 @@
-//! Snapshots of whole step logs: for each technique and rating level of the ladder
+//! Snapshots of whole step logs in the reference solver's wording
+//! (`--reference-text`): for each technique and rating level of the ladder
 //! one small puzzle whose hardest step is that one (from the reference's logs and
 //! test grids, checked here), plus stuck, impossible and ambiguous puzzles. Each
 //! snapshot is the exact `grader grade` output (naked singles included), and the
@@ -44,13 +45,15 @@ fn json_layout(doc: &Value) -> String {
 fn check(name: &str, puzzle: &str, args: &[&str], max: &str, shows: &str) {
     let mut argv = vec!["grade", puzzle];
     argv.extend(args);
+    let description = format!("grader {}", argv.join(" "));
+    // The reference solver's wording, which the snapshots keep.
+    argv.push("--reference-text");
     let log = ok(grader(&argv));
     assert!(
         log.contains(&format!("Max difficulty: {max};")),
         "{name}: the max is no longer {max}:\n{log}"
     );
     assert!(log.contains(shows), "{name}: no {shows:?} any more:\n{log}");
-    let description = format!("grader {}", argv.join(" "));
     argv.push("--json");
     let doc: Value = serde_json::from_str(&ok(grader(&argv))).unwrap();
     insta::with_settings!({ description => description, omit_expression => true }, {

@@ -1,0 +1,146 @@
+//! `grader check <PUZZLE> --state STATE`: which entered digits and which pencil
+//! marks contradict the puzzle's solution, telling nothing else. Exit code 0 when
+//! all is consistent, 3 when something contradicts the solution.
+
+use crate::convert::FromFormat;
+use crate::exit::{BAD_INPUT, CONTRADICTED};
+use crate::hint::conflict_text;
+use crate::input::load_puzzle;
+use crate::ladder_args::LadderArgs;
+use crate::position_arg::load_position;
+use crate::report::print;
+use clap::Args;
+use kenken_formats::Format;
+use kenken_model::{Budget, Exhausted};
+use kenken_techniques::labels;
+use kenken_techniques::position::{self, Check, Entry};
+use kenken_techniques::Grader;
+use serde::Serialize;
+use std::process::ExitCode;
+
+#[derive(Args, Debug)]
+pub struct CheckArgs {
+    /// The puzzle: a string in any supported format, a file holding one, or `-` to
+    /// read standard input.
+    pub puzzle: String,
+    /// The format to read (detected from the input when omitted).
+    #[arg(long, value_enum)]
+    pub from: Option<FromFormat>,
+    /// The solver's position: K6C/D6C with progress, or a grid of digits, `.` and
+    /// `[…]` pencil marks (a string, a file, or `-`). Without it, a K6C/D6C
+    /// puzzle's own progress is checked.
+    #[arg(long, value_name = "STATE")]
+    pub state: Option<String>,
+    /// Print one JSON document: {"status", "conflicts": [{"cell", "kind"}],
+    /// "filled", "cells"}.
+    #[arg(long)]
+    pub json: bool,
+    #[command(flatten)]
+    pub ladder: LadderArgs,
+}
+
+#[derive(Serialize)]
+struct ConflictJson {
+    cell: String,
+    /// `wrong-digit` (with the digit entered) or `digit-removed`.
+    kind: &'static str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    entered: Option<u8>,
+}
+
+#[derive(Serialize)]
+struct CheckJson {
+    /// `consistent`, `conflicts`, `consistent-with-some` (several solutions),
+    /// `contradicts-every`, `impossible`, `timeout` or `limit`.
+    status: &'static str,
+    conflicts: Vec<ConflictJson>,
+    /// Cells with a digit entered, and all cells.
+    filled: usize,
+    cells: usize,
+}
+
+pub fn run(args: CheckArgs) -> anyhow::Result<ExitCode> {
+    let (_, imported) = match load_puzzle("check", &args.puzzle, args.from.map(Format::from)) {
+        Ok(loaded) => loaded,
+        Err(code) => return Ok(code),
+    };
+    if args.state.is_none() && imported.progress.is_none() {
+        eprintln!("grader check: error: nothing to check: give the position with --state");
+        return Ok(ExitCode::from(BAD_INPUT));
+    }
+    let position = match load_position("check", &imported, args.state.as_deref()) {
+        Ok(p) => p,
+        Err(code) => return Ok(code),
+    };
+    let puzzle = &imported.puzzle;
+    let runs = args.ladder.runs().starting_now();
+    let grader = match Grader::with_limits(puzzle, runs.limits) {
+        Ok(g) => g,
+        Err(why) => {
+            eprintln!("grader check: error: the puzzle cannot be solved: {why}");
+            return Ok(ExitCode::from(BAD_INPUT));
+        }
+    };
+    let found = position::check(&grader, &position, &mut Budget::new(runs.limits));
+    let size = puzzle.size();
+    let filled = position
+        .entries()
+        .iter()
+        .filter(|e| matches!(e, Entry::Digit(_)))
+        .count();
+    let (status, message) = match &found {
+        Check::Consistent => (
+            "consistent",
+            format!(
+                "All consistent so far ({filled} of {} cells filled).",
+                size.cell_count()
+            ),
+        ),
+        Check::Conflicts(conflicts) => {
+            let lines: Vec<String> = conflicts.iter().map(|c| conflict_text(puzzle, c)).collect();
+            ("conflicts", lines.join("\n"))
+        }
+        Check::ConsistentWithSome => (
+            "consistent-with-some",
+            "Consistent with at least one solution (the puzzle has several).".to_string(),
+        ),
+        Check::ContradictsEvery => (
+            "contradicts-every",
+            "The position agrees with none of the puzzle's solutions.".to_string(),
+        ),
+        Check::Impossible => ("impossible", "The puzzle has no solution.".to_string()),
+        Check::Stopped(Exhausted::Time) => ("timeout", "No answer: --timeout passed.".to_string()),
+        Check::Stopped(why) => ("limit", format!("No answer: {why}.")),
+    };
+    if args.json {
+        let conflicts = match &found {
+            Check::Conflicts(conflicts) => conflicts
+                .iter()
+                .map(|c| {
+                    let (kind, entered) = match c.kind {
+                        position::ConflictKind::WrongDigit(d) => ("wrong-digit", Some(d)),
+                        position::ConflictKind::DigitRemoved => ("digit-removed", None),
+                    };
+                    ConflictJson {
+                        cell: labels::cell(size, c.cell),
+                        kind,
+                        entered,
+                    }
+                })
+                .collect(),
+            _ => Vec::new(),
+        };
+        print(&serde_json::to_string(&CheckJson {
+            status,
+            conflicts,
+            filled,
+            cells: size.cell_count(),
+        })?)?;
+    } else {
+        print(&message)?;
+    }
+    Ok(match found {
+        Check::Conflicts(_) | Check::ContradictsEvery => ExitCode::from(CONTRADICTED),
+        _ => ExitCode::SUCCESS,
+    })
+}

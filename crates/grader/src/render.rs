@@ -1,0 +1,191 @@
+//! `grader render <PUZZLE>`: a picture of the grid (SVG on standard output, or SVG
+//! or PNG with `-o`): empty, with a solver's position (`--state`), with the
+//! candidates, with the solution, or with one step of the log drawn on the grid
+//! before it (`--step N`, numbered as `grade` numbers them).
+
+use crate::convert::FromFormat;
+use crate::exit::BAD_INPUT;
+use crate::input::load_puzzle;
+use crate::ladder_args::LadderArgs;
+use crate::position_arg::load_position;
+use anyhow::Context as _;
+use clap::Args;
+use kenken_formats::Format;
+use kenken_model::{Budget, Digits};
+use kenken_render::Picture;
+use kenken_techniques::position::{shown, Entry, Shown, Walk};
+use kenken_techniques::Grader;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+#[derive(Args, Debug)]
+pub struct RenderArgs {
+    /// The puzzle: a string in any supported format, a file holding one, or `-` to
+    /// read standard input.
+    pub puzzle: String,
+    /// The format to read (detected from the input when omitted).
+    #[arg(long, value_enum)]
+    pub from: Option<FromFormat>,
+    /// Draw step N of the log (naked singles count, as in `grade`'s log; from
+    /// `--state` when given) on the grid as it stood before it, with its text and
+    /// explanation under the grid.
+    #[arg(long, value_name = "N", group = "what", value_parser = clap::value_parser!(u32).range(1..))]
+    pub step: Option<u32>,
+    /// Show the solution.
+    #[arg(long, group = "what")]
+    pub solution: bool,
+    /// Show every cell's candidates (of the position when `--state` is given).
+    #[arg(long, group = "what")]
+    pub candidates: bool,
+    /// The solver's position: K6C/D6C with progress, or a grid of digits, `.` and
+    /// `[…]` pencil marks (a string, a file, or `-`). Without it, a K6C/D6C
+    /// puzzle's own progress is used.
+    #[arg(long, value_name = "STATE")]
+    pub state: Option<String>,
+    /// Write the picture to FILE, as SVG or PNG by its extension (default: SVG on
+    /// standard output).
+    #[arg(short, long, value_name = "FILE")]
+    pub output: Option<PathBuf>,
+    /// PNG pixels per SVG unit.
+    #[arg(long, default_value_t = 2.0, value_parser = parse_scale)]
+    pub scale: f32,
+    /// Leave out the caption under a step.
+    #[arg(long)]
+    pub no_caption: bool,
+    #[command(flatten)]
+    pub ladder: LadderArgs,
+}
+
+pub fn run(args: RenderArgs) -> anyhow::Result<ExitCode> {
+    let (_, imported) = match load_puzzle("render", &args.puzzle, args.from.map(Format::from)) {
+        Ok(loaded) => loaded,
+        Err(code) => return Ok(code),
+    };
+    let position = match load_position("render", &imported, args.state.as_deref()) {
+        Ok(p) => p,
+        Err(code) => return Ok(code),
+    };
+    let puzzle = &imported.puzzle;
+    let fail = |message: String| {
+        eprintln!("grader render: error: {message}");
+        Ok(ExitCode::from(BAD_INPUT))
+    };
+    let kind = match args.output.as_deref().map(PictureKind::of).transpose() {
+        Ok(kind) => kind,
+        Err(message) => return fail(message),
+    };
+    let runs = args.ladder.runs().starting_now();
+    let needs_grader = args.step.is_some() || args.solution || args.candidates;
+    let grader = if needs_grader {
+        match Grader::with_limits(puzzle, runs.limits) {
+            Ok(g) => Some(g),
+            Err(why) => return fail(format!("the puzzle cannot be graded: {why}")),
+        }
+    } else {
+        None
+    };
+    let budget = || Budget::new(runs.limits);
+    let mut step = None;
+    let cells: Vec<Shown> = match &grader {
+        None => position
+            .entries()
+            .iter()
+            .map(|e| match *e {
+                Entry::Blank => Shown::Candidates(Digits::EMPTY),
+                Entry::Digit(d) => Shown::Digit(d),
+                Entry::Marks(m) => Shown::Candidates(m),
+            })
+            .collect(),
+        Some(g) if args.solution => match g.solution() {
+            Some(solution) => solution.iter().map(|&d| Shown::Digit(d)).collect(),
+            None => return fail("the puzzle does not have exactly one solution".to_string()),
+        },
+        Some(g) => {
+            let walk = match Walk::from_position(g, &position, runs.shown(), budget()) {
+                Ok(walk) => walk,
+                Err(_) => {
+                    return fail(
+                        "the position leaves a cell or a cage with nothing possible \
+                         (`grader check` names the entries the solution contradicts)"
+                            .to_string(),
+                    )
+                }
+            };
+            match args.step {
+                None => shown(walk.state()),
+                Some(n) => {
+                    let mut walk = walk;
+                    let Some(frame) = walk.by_ref().nth(n as usize - 1) else {
+                        return fail(format!("there is no step {n}: the log ends before it"));
+                    };
+                    let cells = frame.before;
+                    step = Some((n, frame.step));
+                    cells
+                }
+            }
+        }
+    };
+    let mut picture = Picture::new(puzzle).cells(cells)?;
+    if let (Some((n, s)), Some(g)) = (&step, &grader) {
+        picture = picture.step(s);
+        if !args.no_caption {
+            picture = picture
+                .title(format!(
+                    "Step {n} ({}): {}",
+                    s.rating,
+                    s.labelled_text(puzzle)
+                ))
+                .note(s.explanation(g.layout()));
+        }
+    }
+    match (&args.output, kind) {
+        (Some(path), Some(kind)) => kind.write(&picture, path, args.scale)?,
+        _ => crate::report::print(picture.svg().trim_end())?,
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// A picture file's format, by its extension.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PictureKind {
+    Svg,
+    Png,
+}
+
+impl PictureKind {
+    /// The format `path` names, or why it names none.
+    pub fn of(path: &Path) -> Result<PictureKind, String> {
+        match path
+            .extension()
+            .and_then(|e| e.to_str())
+            .map(str::to_ascii_lowercase)
+            .as_deref()
+        {
+            Some("svg") => Ok(PictureKind::Svg),
+            Some("png") => Ok(PictureKind::Png),
+            _ => Err(format!(
+                "cannot tell the picture's format from {}: name it .svg or .png",
+                path.display()
+            )),
+        }
+    }
+
+    /// Writes the picture to `path` in this format (`scale` PNG pixels per unit).
+    pub fn write(self, picture: &Picture, path: &Path, scale: f32) -> anyhow::Result<()> {
+        let bytes = match self {
+            PictureKind::Svg => picture.svg().into_bytes(),
+            PictureKind::Png => picture.png(scale)?,
+        };
+        std::fs::write(path, bytes).with_context(|| format!("cannot write {}", path.display()))
+    }
+}
+
+/// A PNG scale: a positive number, at most 8.
+pub fn parse_scale(s: &str) -> Result<f32, String> {
+    match s.parse::<f32>() {
+        Ok(v) if v > 0.0 && v <= 8.0 => Ok(v),
+        _ => Err(format!(
+            "the scale must be a number above 0 and at most 8, not {s}"
+        )),
+    }
+}

@@ -1,0 +1,107 @@
+//! `grader render`: SVG on standard output, SVG or PNG files, each view (empty,
+//! position, candidates, solution, a step), and bad arguments.
+
+use super::reference::SIX;
+use super::{bad_input, grader, ok};
+
+fn tmp(name: &str) -> std::path::PathBuf {
+    std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join(name)
+}
+
+#[test]
+fn svg_on_standard_output_is_deterministic() {
+    let svg = ok(grader(&["render", SIX]));
+    assert!(
+        svg.starts_with("<svg xmlns=\"http://www.w3.org/2000/svg\""),
+        "{svg}"
+    );
+    assert!(svg.ends_with("</svg>"));
+    assert!(!svg.contains("<text"), "text is drawn as outlines");
+    assert_eq!(svg, ok(grader(&["render", SIX])));
+}
+
+#[test]
+fn each_view_differs() {
+    let views: Vec<String> = [
+        vec![],
+        vec!["--candidates"],
+        vec!["--solution"],
+        vec!["--step", "2"],
+        vec!["--step", "2", "--no-caption"],
+        vec![
+            "--state",
+            "2 . . . . .\n. . . . . .\n. . . . . .\n. . . . . .\n. . . . . .\n. . . . . [56]",
+        ],
+    ]
+    .into_iter()
+    .map(|extra| {
+        let mut args = vec!["render", SIX];
+        args.extend(extra);
+        ok(grader(&args))
+    })
+    .collect();
+    for (i, a) in views.iter().enumerate() {
+        for b in &views[i + 1..] {
+            assert_ne!(a, b);
+        }
+    }
+    // A caption makes the picture taller.
+    let height = |svg: &str| {
+        let at = svg.find("height=\"").unwrap() + 8;
+        svg[at..at + svg[at..].find('"').unwrap()]
+            .parse::<f32>()
+            .unwrap()
+    };
+    assert!(height(&views[3]) > height(&views[4]));
+}
+
+#[test]
+fn files_by_extension() {
+    let png = tmp("cli-render-step.png");
+    ok(grader(&[
+        "render",
+        SIX,
+        "--step",
+        "5",
+        "-o",
+        png.to_str().unwrap(),
+    ]));
+    let bytes = std::fs::read(&png).unwrap();
+    assert_eq!(&bytes[..8], b"\x89PNG\r\n\x1a\n");
+    let svg = tmp("cli-render-step.svg");
+    ok(grader(&[
+        "render",
+        SIX,
+        "--step",
+        "5",
+        "-o",
+        svg.to_str().unwrap(),
+    ]));
+    assert_eq!(
+        std::fs::read_to_string(&svg).unwrap().trim_end(),
+        ok(grader(&["render", SIX, "--step", "5"]))
+    );
+}
+
+#[test]
+fn bad_arguments() {
+    let err = bad_input(grader(&["render", SIX, "--step", "999"]));
+    assert!(err.contains("there is no step 999"), "{err}");
+    let err = bad_input(grader(&["render", SIX, "-o", "picture.gif"]));
+    assert!(err.contains("name it .svg or .png"), "{err}");
+    let err = bad_input(grader(&["render", SIX, "--step", "1", "--solution"]));
+    assert!(err.contains("cannot be used with"), "{err}");
+    let err = bad_input(grader(&["render", SIX, "--state", "7 . . . . .\n"]));
+    assert!(err.contains("'7' is not a digit of the grid"), "{err}");
+    let two_ones = "1 1 . . . .\n. . . . . .\n. . . . . .\n. . . . . .\n. . . . . .\n. . . . . .";
+    let err = bad_input(grader(&[
+        "render",
+        SIX,
+        "--candidates",
+        "--state",
+        two_ones,
+    ]));
+    assert!(err.contains("`grader check` names"), "{err}");
+    let err = bad_input(grader(&["render", SIX, "--scale", "0"]));
+    assert!(err.contains("scale"), "{err}");
+}

@@ -1,0 +1,312 @@
+//! The names a person sees on a grid, one convention for every output (step
+//! texts, explanations, hints, pictures, the text format): rows are letters from
+//! the top (`A`, `B`, …), columns numbers from the left (`1`, `2`, …), so a cell
+//! is `B3`; a KenDoku box is numbered in reading order (`box 2`); a cage is named
+//! by its clue cell, the first cell in reading order, where the picture writes its
+//! clue (`cage B3`).
+//!
+//! [`Step::labelled_text`] is a step's one line in these names; the reference
+//! solver's wording, with 0-based cage numbers and `r2c3` cells, stays
+//! [`Step::text`].
+
+use crate::step::{fish_name, subset_name, Axis, Reason, Slice, Step, Total};
+use kenken_model::{Cage, CageId, CellId, Digit, Op, Puzzle, RegionKind, Size};
+
+/// A row's letter: `A` for the top row.
+pub fn row_letter(row: usize) -> char {
+    (b'A' + row as u8) as char
+}
+
+/// A cell: `B3`.
+pub fn cell(size: Size, cell: CellId) -> String {
+    size.cell_label(cell)
+}
+
+/// Cells: `B3, B4`.
+pub fn cells(size: Size, list: &[CellId]) -> String {
+    list.iter()
+        .map(|&c| cell(size, c))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// A region: `row C`, `column 4`, `box 2`.
+pub fn region(kind: RegionKind) -> String {
+    match kind {
+        RegionKind::Row(r) => format!("row {}", row_letter(r)),
+        RegionKind::Col(c) => format!("column {}", c + 1),
+        RegionKind::Box(b) => format!("box {}", b + 1),
+    }
+}
+
+/// Lines of one kind, named together: `rows A, C`, `columns 2, 4` (`row A` for
+/// one).
+pub fn lines(kinds: &[RegionKind]) -> String {
+    let Some(first) = kinds.first() else {
+        return String::new();
+    };
+    let word = match (first, kinds.len()) {
+        (RegionKind::Row(_), 1) => "row",
+        (RegionKind::Row(_), _) => "rows",
+        (RegionKind::Col(_), 1) => "column",
+        (RegionKind::Col(_), _) => "columns",
+        (RegionKind::Box(_), 1) => "box",
+        (RegionKind::Box(_), _) => "boxes",
+    };
+    let names: Vec<String> = kinds
+        .iter()
+        .map(|k| match *k {
+            RegionKind::Row(r) => row_letter(r).to_string(),
+            RegionKind::Col(c) | RegionKind::Box(c) => (c + 1).to_string(),
+        })
+        .collect();
+    format!("{word} {}", names.join(", "))
+}
+
+/// The regions of a slice, in order.
+pub fn slice_regions(slice: &Slice) -> Vec<RegionKind> {
+    (slice.first..slice.first + slice.count)
+        .map(|i| match slice.axis {
+            Axis::Rows => RegionKind::Row(i),
+            Axis::Cols => RegionKind::Col(i),
+            Axis::Boxes => RegionKind::Box(i),
+        })
+        .collect()
+}
+
+/// A slice: `row C`, `rows C, D`, `column 5`, `box 2`.
+pub fn slice(slice: &Slice) -> String {
+    lines(&slice_regions(slice))
+}
+
+/// A cage by its clue cell: `cage B3`.
+pub fn cage(puzzle: &Puzzle, id: CageId) -> String {
+    format!("cage {}", cell(puzzle.size(), puzzle.cage(id).anchor()))
+}
+
+/// Cages by their clue cells: `cage B3`, `cages A1, B3`.
+pub fn cages(puzzle: &Puzzle, ids: &[CageId]) -> String {
+    cages_joined(puzzle, ids, |names| names.join(", "))
+}
+
+/// `cage B3`, or `cages ` and the clue cells of several joined by `join`.
+fn cages_joined(puzzle: &Puzzle, ids: &[CageId], join: impl Fn(Vec<String>) -> String) -> String {
+    let mut names: Vec<String> = ids
+        .iter()
+        .map(|&id| cell(puzzle.size(), puzzle.cage(id).anchor()))
+        .collect();
+    match names.len() {
+        1 => format!("cage {}", names.remove(0)),
+        _ => format!("cages {}", join(names)),
+    }
+}
+
+/// A cage's clue as the picture writes it: `12×`, `3−`, `7+`, `2÷`, `4` (a given).
+pub fn clue(cage: &Cage) -> String {
+    let symbol = match cage.op {
+        Op::Add => "+",
+        Op::Sub => "−",
+        Op::Mul => "×",
+        Op::Div => "÷",
+        Op::Given => "",
+    };
+    format!("{}{symbol}", cage.clue)
+}
+
+/// A cage with its clue: `cage B3 (12×)`.
+pub fn cage_with_clue(puzzle: &Puzzle, id: CageId) -> String {
+    format!("{} ({})", cage(puzzle, id), clue(puzzle.cage(id)))
+}
+
+/// Digits: `5`, `5 and 6`, `1, 2 and 3`.
+pub fn digits(list: impl IntoIterator<Item = Digit>) -> String {
+    and_list(list.into_iter().map(|d| d.to_string()).collect())
+}
+
+/// Words joined as a person lists them: `a`, `a and b`, `a, b and c`.
+pub fn and_list(mut words: Vec<String>) -> String {
+    match words.len() {
+        0 => String::new(),
+        1 => words.pop().unwrap_or_default(),
+        _ => {
+            let last = words.pop().unwrap_or_default();
+            format!("{} and {last}", words.join(", "))
+        }
+    }
+}
+
+impl Step {
+    /// The one-line description in the names of the grid ([`labels`](self)):
+    /// `Claiming candidates: cage F1 must contain 5 in F1, F2: from 7 combinations
+    /// to 5`. The same facts as [`Step::text`], which keeps the reference solver's
+    /// names.
+    pub fn labelled_text(&self, puzzle: &Puzzle) -> String {
+        let size = puzzle.size();
+        let name = self.technique.name();
+        match &self.reason {
+            Reason::NakedSingle { cell: c, digit } => {
+                format!("Naked single: {digit} in {}", cell(size, *c))
+            }
+            Reason::HiddenSingle {
+                region: r,
+                cell: c,
+                digit,
+            } => format!(
+                "Hidden single: {digit} in {} ({})",
+                cell(size, *c),
+                region(*r)
+            ),
+            Reason::Claiming {
+                digit,
+                cage: id,
+                cells: cs,
+                ..
+            } => {
+                let (before, after) = self.counts(*id);
+                format!(
+                    "Claiming candidates: {} must contain {digit} in {}: from {before} combinations to {after}",
+                    cage(puzzle, *id),
+                    cells(size, cs)
+                )
+            }
+            Reason::Pointing {
+                cage: id,
+                forced,
+                cells: cs,
+            } => {
+                let forced: Vec<String> = forced_by_line(forced)
+                    .into_iter()
+                    .map(|(r, ds)| {
+                        let ds: Vec<String> = ds.iter().map(|d| d.to_string()).collect();
+                        format!("{} in {}", ds.join(", "), region(r))
+                    })
+                    .collect();
+                format!(
+                    "Pointing candidates: all combinations for {} contain {}; eliminations in {}",
+                    cage(puzzle, *id),
+                    forced.join(", "),
+                    cells(size, cs)
+                )
+            }
+            Reason::HiddenSubset {
+                region: r,
+                digits: ds,
+                cells: cs,
+            } => {
+                let ds: Vec<String> = ds.iter().map(|d| d.to_string()).collect();
+                format!(
+                    "{}: {} in {} ({})",
+                    subset_name(ds.len()),
+                    ds.join(", "),
+                    cells(size, cs),
+                    region(*r)
+                )
+            }
+            Reason::Fish { digit, base, cover } => format!(
+                "{}: {digit} in {}, {}",
+                fish_name(base.len()),
+                lines(base),
+                lines(cover)
+            ),
+            Reason::RegionTotal {
+                slice: s,
+                target,
+                required,
+                unknown,
+            } => format!(
+                "Region {}: {} must {verb} to {target}; {}'s cells within {} must {verb} to {required}; {}",
+                match target {
+                    Total::Sum(_) => "sum",
+                    Total::Product(_) => "product",
+                },
+                slice(s),
+                cages(puzzle, unknown),
+                if s.count == 1 { "it" } else { "them" },
+                self.labelled_reduction(puzzle, unknown.len() == 1),
+                verb = match target {
+                    Total::Sum(_) => "sum",
+                    Total::Product(_) => "multiply",
+                },
+            ),
+            Reason::RegionParity {
+                slice: s,
+                target,
+                cage: id,
+                odd,
+            } => format!(
+                "Region parity: {} must sum to an {} number; {}'s cells within {} must sum to an {} number; {}",
+                slice(s),
+                parity(target % 2 == 1),
+                cage(puzzle, *id),
+                if s.count == 1 { "it" } else { "them" },
+                parity(*odd),
+                self.labelled_reduction(puzzle, true)
+            ),
+            Reason::CageCombination { cages: ids } => {
+                let cut: Vec<CageId> = self.cuts.iter().map(|c| c.cage).collect();
+                let (verb, respectively) = if cut.len() == 1 {
+                    ("has", "")
+                } else {
+                    ("have", " respectively")
+                };
+                format!(
+                    "{name}: {} interact such that {} {verb} incongruous combinations; reduced from {} to {} combinations{respectively}",
+                    cages(puzzle, ids),
+                    cages(puzzle, &cut),
+                    self.cut_counts(|c| c.before),
+                    self.cut_counts(|c| c.after),
+                )
+            }
+        }
+    }
+
+    /// One count per cut: `6, 14`.
+    fn cut_counts(&self, count: impl Fn(&crate::CageCut) -> usize) -> String {
+        self.cuts
+            .iter()
+            .map(|c| count(c).to_string())
+            .collect::<Vec<_>>()
+            .join(", ")
+    }
+
+    /// `reduced from 6 combinations to 2` for the one cage of a `single` cut, else
+    /// `cages B3, C1 reduced from 6, 14 combinations to 4, 6`.
+    fn labelled_reduction(&self, puzzle: &Puzzle, single: bool) -> String {
+        if let ([cut], true) = (self.cuts.as_slice(), single) {
+            return format!("reduced from {} combinations to {}", cut.before, cut.after);
+        }
+        let cut: Vec<CageId> = self.cuts.iter().map(|c| c.cage).collect();
+        format!(
+            "{} reduced from {} combinations to {}",
+            cages(puzzle, &cut),
+            self.cut_counts(|c| c.before),
+            self.cut_counts(|c| c.after)
+        )
+    }
+}
+
+/// A pointing step's forced digits grouped by line, lines in the order first met.
+pub(crate) fn forced_by_line(forced: &[(Digit, RegionKind)]) -> Vec<(RegionKind, Vec<Digit>)> {
+    let mut lines: Vec<(RegionKind, Vec<Digit>)> = Vec::new();
+    for &(d, r) in forced {
+        match lines.iter_mut().find(|(line, _)| *line == r) {
+            Some((_, digits)) => digits.push(d),
+            None => lines.push((r, vec![d])),
+        }
+    }
+    lines
+}
+
+/// Cages in a sentence: `cage B3`, `cages C4 and B3`.
+pub(crate) fn cages_in_sentence(puzzle: &Puzzle, ids: &[CageId]) -> String {
+    cages_joined(puzzle, ids, and_list)
+}
+
+/// `odd` or `even`.
+pub(crate) fn parity(odd: bool) -> &'static str {
+    if odd {
+        "odd"
+    } else {
+        "even"
+    }
+}

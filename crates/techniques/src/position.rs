@@ -1,0 +1,652 @@
+//! Solving from where a person stands: a [`Position`] (digits entered, pencil
+//! marks kept), checked against the solution ([`check`]), the ladder walked from
+//! it step by step with the grid as it stood before each step ([`Walk`]), and the
+//! next step as a hint ([`hint`]).
+
+use crate::state::Halt;
+use crate::{Grader, Ladder, Options, State, Step};
+use kenken_model::{Budget, CellId, Digit, Digits, Exhausted, Size};
+use kenken_search::{self as search, Verdict};
+use std::collections::VecDeque;
+use std::sync::Arc;
+use thiserror::Error;
+
+/// What a solver has written in one cell.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Entry {
+    /// Nothing: every digit is still possible.
+    Blank,
+    /// A digit entered.
+    Digit(Digit),
+    /// Pencil marks: the digits still thought possible.
+    Marks(Digits),
+}
+
+/// A solver's position: one [`Entry`] per cell, reading order.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Position {
+    size: Size,
+    entries: Vec<Entry>,
+}
+
+/// Why entries do not make a position of a grid.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum PositionError {
+    #[error("the position has {got} cells, the grid has {expected}")]
+    WrongCellCount { expected: usize, got: usize },
+    #[error("{cell}: digit {digit} is outside 1..={size}")]
+    DigitOutOfRange {
+        cell: String,
+        digit: Digit,
+        size: usize,
+    },
+    #[error("{cell}: pencil marks with no digit")]
+    NoMarks { cell: String },
+}
+
+impl Position {
+    /// A position of a grid of `size` from its cells' entries in reading order.
+    pub fn new(size: Size, entries: Vec<Entry>) -> Result<Position, PositionError> {
+        if entries.len() != size.cell_count() {
+            return Err(PositionError::WrongCellCount {
+                expected: size.cell_count(),
+                got: entries.len(),
+            });
+        }
+        let full = Digits::full(size.get());
+        for (cell, entry) in size.cells().zip(&entries) {
+            let name = || size.cell_label(cell);
+            match *entry {
+                Entry::Blank => {}
+                Entry::Digit(d) if d >= 1 && usize::from(d) <= size.get() => {}
+                Entry::Digit(digit) => {
+                    return Err(PositionError::DigitOutOfRange {
+                        cell: name(),
+                        digit,
+                        size: size.get(),
+                    })
+                }
+                Entry::Marks(m) if m.is_empty() => {
+                    return Err(PositionError::NoMarks { cell: name() })
+                }
+                Entry::Marks(m) => {
+                    if let Some(digit) = m.difference(full).min() {
+                        return Err(PositionError::DigitOutOfRange {
+                            cell: name(),
+                            digit,
+                            size: size.get(),
+                        });
+                    }
+                }
+            }
+        }
+        Ok(Position { size, entries })
+    }
+
+    /// The empty grid.
+    pub fn blank(size: Size) -> Position {
+        Position {
+            size,
+            entries: vec![Entry::Blank; size.cell_count()],
+        }
+    }
+
+    pub fn size(&self) -> Size {
+        self.size
+    }
+
+    pub fn entries(&self) -> &[Entry] {
+        &self.entries
+    }
+
+    /// The digits each cell may still hold, by the position.
+    fn allowed(&self, cell: CellId) -> Digits {
+        match self.entries[cell.index()] {
+            Entry::Blank => Digits::full(self.size.get()),
+            Entry::Digit(d) => Digits::single(d),
+            Entry::Marks(m) => m,
+        }
+    }
+
+    /// Whether every cell has a digit entered.
+    pub fn is_complete(&self) -> bool {
+        self.entries.iter().all(|e| matches!(e, Entry::Digit(_)))
+    }
+}
+
+/// An entry that the solution contradicts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Conflict {
+    pub cell: CellId,
+    pub kind: ConflictKind,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ConflictKind {
+    /// This digit was entered, and it is not the cell's.
+    WrongDigit(Digit),
+    /// The pencil marks leave out the cell's digit (which is not told).
+    DigitRemoved,
+}
+
+/// What [`check`] finds.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Check {
+    /// The unique solution agrees with every entry.
+    Consistent,
+    /// Entries the unique solution contradicts, reading order.
+    Conflicts(Vec<Conflict>),
+    /// The puzzle has several solutions, and at least one agrees with every entry.
+    ConsistentWithSome,
+    /// The puzzle has several solutions, and none agrees with the entries (which
+    /// entry is wrong depends on the solution, so none is named).
+    ContradictsEvery,
+    /// The puzzle has no solution.
+    Impossible,
+    /// The budget ran out before the solutions were known.
+    Stopped(Exhausted),
+}
+
+/// Checks a position against the puzzle's solution: which entered digits and
+/// which pencil marks contradict it, telling nothing else.
+pub fn check(grader: &Grader, position: &Position, budget: &mut Budget) -> Check {
+    match grader.verdict() {
+        Verdict::Unique => {
+            let Some(solution) = grader.solution() else {
+                return Check::Impossible;
+            };
+            let conflicts: Vec<Conflict> = position
+                .size
+                .cells()
+                .filter_map(|cell| {
+                    let truth = solution[cell.index()];
+                    let kind = match position.entries[cell.index()] {
+                        Entry::Digit(d) if d != truth => ConflictKind::WrongDigit(d),
+                        Entry::Marks(m) if !m.contains(truth) => ConflictKind::DigitRemoved,
+                        _ => return None,
+                    };
+                    Some(Conflict { cell, kind })
+                })
+                .collect();
+            if conflicts.is_empty() {
+                Check::Consistent
+            } else {
+                Check::Conflicts(conflicts)
+            }
+        }
+        Verdict::Impossible => Check::Impossible,
+        Verdict::Ambiguous => {
+            let layout = grader.layout();
+            let tables: Vec<&kenken_model::Combinations> =
+                layout.tables.iter().map(|t| &t.combos).collect();
+            let allowed: Vec<Digits> = position.size.cells().map(|c| position.allowed(c)).collect();
+            let outcome =
+                search::count_solutions_within(layout.puzzle(), &tables, Some(&allowed), 1, budget);
+            match outcome.verdict {
+                Verdict::Impossible => Check::ContradictsEvery,
+                Verdict::Unknown => Check::Stopped(outcome.stopped.unwrap_or(Exhausted::Time)),
+                Verdict::Unique | Verdict::Ambiguous => Check::ConsistentWithSome,
+            }
+        }
+        Verdict::Unknown => Check::Stopped(grader.stopped().unwrap_or(Exhausted::Time)),
+    }
+}
+
+/// What a picture shows in a cell: its digit once placed, else its candidates.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Shown {
+    Digit(Digit),
+    Candidates(Digits),
+}
+
+/// What every cell of a state shows.
+pub fn shown(state: &State) -> Vec<Shown> {
+    state
+        .puzzle()
+        .size()
+        .cells()
+        .map(|c| match state.value(c) {
+            Some(d) => Shown::Digit(d),
+            None => Shown::Candidates(state.candidates(c)),
+        })
+        .collect()
+}
+
+/// A step and the grid as it stood before it.
+#[derive(Clone, Debug)]
+pub struct Frame {
+    pub before: Vec<Shown>,
+    pub step: Step,
+}
+
+/// Why a [`Walk`] gave its last step.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum WalkEnd {
+    /// Every cell is placed.
+    Solved,
+    /// No enabled technique applies.
+    NoStep,
+    /// The last step left a cell or a cage with nothing possible.
+    Contradiction,
+    /// The budget ran out.
+    Stopped(Exhausted),
+}
+
+/// The ladder walked from a position one step at a time, naked singles included,
+/// each with the grid as it stood before it: from the puzzle's start it gives the
+/// steps of [`Grader::grade`]'s log, in the same order.
+///
+/// The grid before a ladder step is the propagated state. Naked singles come out of
+/// one propagation together; the grid before each is the propagated state with the
+/// singles not given yet shown as their cell's one candidate: a person's pencil
+/// marks brought up to date, where each single's cell holds only its digit.
+pub struct Walk {
+    state: State,
+    ladder: Ladder,
+    /// The naked singles of the last propagation not given yet, and the grid
+    /// before the first of them (see [`Walk`]).
+    singles: VecDeque<Step>,
+    shown: Vec<Shown>,
+    end: Option<WalkEnd>,
+}
+
+impl Walk {
+    /// From the puzzle's start: the first steps are the naked singles of the start's
+    /// propagation, as in [`Grader::grade`]'s log.
+    pub fn from_start(grader: &Grader, options: Options, budget: Budget) -> Walk {
+        Walk::from_position(
+            grader,
+            &Position::blank(grader.puzzle().size()),
+            options,
+            budget,
+        )
+        .unwrap_or_else(|_| {
+            let layout = Arc::clone(grader.layout());
+            // An ended walk spends nothing.
+            let mut walk = Walk::new(State::from_layout(layout), options, Budget::unlimited());
+            walk.end = Some(WalkEnd::Contradiction);
+            walk
+        })
+    }
+
+    /// From a position: its entries are applied (a digit entered is the cell's only
+    /// candidate, pencil marks its candidates), then propagation runs; the naked
+    /// singles it places in cells without an entered digit are the first steps.
+    /// Fails when the position leaves a cell or a cage with nothing possible.
+    pub fn from_position(
+        grader: &Grader,
+        position: &Position,
+        options: Options,
+        budget: Budget,
+    ) -> Result<Walk, crate::Contradiction> {
+        let mut state = State::from_layout(Arc::clone(grader.layout()));
+        for cell in position.size.cells() {
+            for d in state.candidates(cell).difference(position.allowed(cell)) {
+                state.eliminate(cell, d);
+            }
+        }
+        let mut walk = Walk::new(state, options, budget);
+        let mut singles = Vec::new();
+        match walk
+            .state
+            .propagate_within(walk.ladder.budget(), Some(&mut singles))
+        {
+            Ok(()) => {}
+            Err(Halt::Contradiction(c)) => return Err(c),
+            Err(Halt::Exhausted(why)) => walk.end = Some(WalkEnd::Stopped(why)),
+        }
+        walk.state.forget_changed_cages();
+        // Singles in cells with a digit entered are what the solver did already.
+        singles.retain(|single| match single.reason {
+            crate::Reason::NakedSingle { cell, .. } => {
+                !matches!(position.entries[cell.index()], Entry::Digit(_))
+            }
+            _ => true,
+        });
+        walk.queue(singles);
+        Ok(walk)
+    }
+
+    /// A walk from a state not yet propagated.
+    fn new(state: State, options: Options, budget: Budget) -> Walk {
+        Walk {
+            ladder: Ladder::within(state.layout(), options, budget),
+            shown: Vec::new(),
+            singles: VecDeque::new(),
+            state,
+            end: None,
+        }
+    }
+
+    /// The state after every step the walk has found so far, propagated (steps
+    /// given or still to give).
+    pub fn state(&self) -> &State {
+        &self.state
+    }
+
+    /// Why the walk ended, once it has.
+    pub fn end(&self) -> Option<WalkEnd> {
+        if self.singles.is_empty() {
+            self.end
+        } else {
+            None
+        }
+    }
+
+    /// Queues the singles of the propagation just run, with the grid before the
+    /// first of them.
+    fn queue(&mut self, singles: Vec<Step>) {
+        self.shown = shown(&self.state);
+        for single in &singles {
+            if let crate::Reason::NakedSingle { cell, digit } = single.reason {
+                self.shown[cell.index()] = Shown::Candidates(Digits::single(digit));
+            }
+        }
+        self.singles.extend(singles);
+    }
+
+    /// The next ladder step, applied and propagated; its singles wait in
+    /// `singles`.
+    fn advance(&mut self) -> Option<Frame> {
+        if self.end.is_some() {
+            return None;
+        }
+        if self.state.is_solved() {
+            self.end = Some(WalkEnd::Solved);
+            return None;
+        }
+        let Some(step) = self.ladder.next_step(&self.state) else {
+            self.end = Some(match self.ladder.exhausted() {
+                Some(why) => WalkEnd::Stopped(why),
+                None => WalkEnd::NoStep,
+            });
+            return None;
+        };
+        let before = shown(&self.state);
+        self.state.apply(&step);
+        let mut singles = Vec::new();
+        match self
+            .state
+            .propagate_within(self.ladder.budget(), Some(&mut singles))
+        {
+            Ok(()) => {
+                let changed = self.state.take_changed_cages();
+                self.ladder.cages_changed(&changed);
+            }
+            Err(Halt::Contradiction(_)) => {
+                self.end = Some(WalkEnd::Contradiction);
+                singles.clear();
+            }
+            Err(Halt::Exhausted(why)) => self.end = Some(WalkEnd::Stopped(why)),
+        }
+        self.queue(singles);
+        Some(Frame { before, step })
+    }
+}
+
+impl Iterator for Walk {
+    type Item = Frame;
+
+    fn next(&mut self) -> Option<Frame> {
+        match self.singles.pop_front() {
+            Some(step) => {
+                let before = self.shown.clone();
+                if let crate::Reason::NakedSingle { cell, digit } = step.reason {
+                    self.shown[cell.index()] = Shown::Digit(digit);
+                }
+                Some(Frame { before, step })
+            }
+            None => self.advance(),
+        }
+    }
+}
+
+/// What [`hint`] finds.
+#[derive(Clone, Debug)]
+pub enum Hint {
+    /// The next step that changes the grid (places a digit or removes a
+    /// candidate), with the grid before it; `prior` are the steps before it that
+    /// only struck cage combinations, which a grid cannot show but it may rest on.
+    Step { frame: Box<Frame>, prior: Vec<Step> },
+    /// The first entry (reading order) the solution contradicts: fix it first.
+    Conflict(Conflict),
+    /// Every cell is filled, and right.
+    Solved,
+    /// No enabled technique applies; the puzzle has one solution, beyond them.
+    Stuck,
+    /// No enabled technique applies, and the puzzle has several solutions.
+    Ambiguous,
+    /// The puzzle has several solutions and none agrees with the position.
+    ContradictsEvery,
+    /// The puzzle has no solution.
+    Impossible,
+    /// The budget ran out first.
+    Stopped(Exhausted),
+}
+
+/// The next step from a position that changes the grid (see [`Hint::Step`]), or,
+/// when an entry contradicts the solution, that entry.
+pub fn hint(grader: &Grader, position: &Position, options: Options, mut budget: Budget) -> Hint {
+    match check(grader, position, &mut budget) {
+        Check::Conflicts(conflicts) => return Hint::Conflict(conflicts[0]),
+        Check::ContradictsEvery => return Hint::ContradictsEvery,
+        Check::Impossible => return Hint::Impossible,
+        Check::Stopped(why) => return Hint::Stopped(why),
+        Check::Consistent | Check::ConsistentWithSome => {}
+    }
+    let mut walk = match Walk::from_position(grader, position, options, budget) {
+        Ok(walk) => walk,
+        Err(_) => return Hint::ContradictsEvery,
+    };
+    let mut prior = Vec::new();
+    // Each step strikes at least one combination, so this ends; the walk's budget
+    // bounds its work.
+    for frame in walk.by_ref() {
+        if frame.step.placements.is_empty() && frame.step.eliminations.is_empty() {
+            prior.push(frame.step);
+        } else {
+            return Hint::Step {
+                frame: Box::new(frame),
+                prior,
+            };
+        }
+    }
+    match walk.end() {
+        Some(WalkEnd::Stopped(why)) => Hint::Stopped(why),
+        Some(WalkEnd::Contradiction) => Hint::ContradictsEvery,
+        Some(WalkEnd::NoStep) if grader.verdict() == Verdict::Ambiguous => Hint::Ambiguous,
+        Some(WalkEnd::NoStep) => Hint::Stuck,
+        Some(WalkEnd::Solved) | None => Hint::Solved,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::TechniqueKind;
+    use kenken_model::Puzzle;
+
+    /// The formats spec's example 6x6 and its solution.
+    const SIX: &str = "6:a_a_aa_a_a_9a3ba__aa_a__aa__aa_a_,s2a9m6s3m18a5s2s3a6d3a7s2m12m20m24d2";
+    const AMBIGUOUS: &str = "4:aa_a3__aa_3a_a,m4s1s1a5m8a5s1";
+    const IMPOSSIBLE: &str = "6:aab_12a_6aa_aa_a4_a3b_a_a,a9a5m60s1d3m8d2d2a7m120s4d2a8s2m4s1";
+
+    fn grader(id: &str) -> (Puzzle, Grader) {
+        let puzzle = kenken_formats::tatham::read(id).expect("puzzle");
+        let grader = Grader::new(&puzzle).expect("grader");
+        (puzzle, grader)
+    }
+
+    fn position(puzzle: &Puzzle, entries: impl Fn(CellId) -> Entry) -> Position {
+        let size = puzzle.size();
+        Position::new(size, size.cells().map(entries).collect()).expect("a position")
+    }
+
+    fn hint_of(grader: &Grader, position: &Position) -> Hint {
+        hint(grader, position, Options::default(), Budget::unlimited())
+    }
+
+    /// From the start, the walk gives the grader's log step for step, each with a
+    /// grid before it that still holds every digit the step places or removes.
+    #[test]
+    fn walk_from_the_start_is_the_grade_log() {
+        let corpus: Vec<String> =
+            serde_json::from_str(include_str!("../../../puzzles/reference-corpus.json"))
+                .expect("a JSON array of game IDs");
+        let mut steps = 0;
+        for id in &corpus {
+            let (_, grader) = grader(id);
+            let log = grader.grade(Options::default(), false).steps;
+            let walk = Walk::from_start(&grader, Options::default(), Budget::unlimited());
+            let frames: Vec<Frame> = walk.collect();
+            assert_eq!(frames.len(), log.len(), "{id}");
+            for (frame, step) in frames.iter().zip(&log) {
+                assert_eq!(&frame.step, step, "{id}");
+                for &(cell, d) in step.placements.iter().chain(&step.eliminations) {
+                    match frame.before[cell.index()] {
+                        Shown::Candidates(c) => assert!(c.contains(d), "{id}: {step:?}"),
+                        Shown::Digit(_) => panic!("{id}: {step:?} acts on a placed cell"),
+                    }
+                }
+                if let crate::Reason::NakedSingle { cell, digit } = step.reason {
+                    assert_eq!(
+                        frame.before[cell.index()],
+                        Shown::Candidates(Digits::single(digit)),
+                        "{id}"
+                    );
+                }
+            }
+            steps += log.len();
+        }
+        assert!(steps > 30_000, "only {steps} steps compared");
+    }
+
+    #[test]
+    fn check_names_wrong_digits_and_marks_and_nothing_else() {
+        let (puzzle, grader) = grader(SIX);
+        let solution = grader.solution().expect("unique").to_vec();
+        let mut budget = Budget::unlimited();
+        let blank = Position::blank(puzzle.size());
+        assert_eq!(check(&grader, &blank, &mut budget), Check::Consistent);
+        let solved = position(&puzzle, |c| Entry::Digit(solution[c.index()]));
+        assert_eq!(check(&grader, &solved, &mut budget), Check::Consistent);
+        // A1 holds 4: enter 5 there, and leave 6 out of B1's marks (B1 is 6); B3's
+        // marks hold its 3.
+        let wrong = position(&puzzle, |c| match c.index() {
+            0 => Entry::Digit(5),
+            6 => Entry::Marks([1, 3].into_iter().collect()),
+            8 => Entry::Marks([3, 6].into_iter().collect()),
+            _ => Entry::Blank,
+        });
+        assert_eq!(
+            check(&grader, &wrong, &mut budget),
+            Check::Conflicts(vec![
+                Conflict {
+                    cell: CellId::new(0),
+                    kind: ConflictKind::WrongDigit(5)
+                },
+                Conflict {
+                    cell: CellId::new(6),
+                    kind: ConflictKind::DigitRemoved
+                },
+            ])
+        );
+        // The first conflict is the hint.
+        assert!(matches!(
+            hint_of(&grader, &wrong),
+            Hint::Conflict(Conflict { cell, .. }) if cell == CellId::new(0)
+        ));
+    }
+
+    #[test]
+    fn puzzles_without_one_solution() {
+        let (puzzle, grader) = self::grader(AMBIGUOUS);
+        let mut budget = Budget::unlimited();
+        let blank = Position::blank(puzzle.size());
+        assert_eq!(
+            check(&grader, &blank, &mut budget),
+            Check::ConsistentWithSome
+        );
+        // Two 1s in row A agree with no solution.
+        let twice = position(&puzzle, |c| match c.index() {
+            0 | 1 => Entry::Digit(1),
+            _ => Entry::Blank,
+        });
+        assert_eq!(check(&grader, &twice, &mut budget), Check::ContradictsEvery);
+        assert!(matches!(hint_of(&grader, &twice), Hint::ContradictsEvery));
+        let (puzzle, grader) = self::grader(IMPOSSIBLE);
+        let blank = Position::blank(puzzle.size());
+        assert_eq!(check(&grader, &blank, &mut budget), Check::Impossible);
+        assert!(matches!(hint_of(&grader, &blank), Hint::Impossible));
+    }
+
+    /// A solver who writes down each hint (the digit placed, the candidates
+    /// removed) solves the puzzle, every position on the way consistent.
+    #[test]
+    fn following_the_hints_solves_the_puzzle() {
+        for id in [
+            SIX,
+            "6:ca__a_3a_a_3a__adca_3a_5a_3aca,a18a13s5s3a7a17s1s3s1a8a3a17",
+            "5:_abaa_a_5aa_a__a_a_3b_a,m16a7m15a6s2s1d2s2a6m12s3",
+        ] {
+            let (puzzle, grader) = grader(id);
+            let n = puzzle.size().get();
+            let mut entries = vec![Entry::Blank; puzzle.size().cell_count()];
+            let mut kinds = Vec::new();
+            for _ in 0..10 * entries.len() {
+                let position = Position::new(puzzle.size(), entries.clone()).unwrap();
+                let (frame, prior) = match hint_of(&grader, &position) {
+                    Hint::Step { frame, prior } => (frame, prior),
+                    Hint::Solved => break,
+                    other => panic!("{id}: {other:?}"),
+                };
+                kinds.extend(prior.iter().map(|s| s.technique));
+                let step = frame.step;
+                kinds.push(step.technique);
+                for &(cell, d) in &step.placements {
+                    entries[cell.index()] = Entry::Digit(d);
+                }
+                for &(cell, d) in &step.eliminations {
+                    let mut marks = match entries[cell.index()] {
+                        Entry::Blank => Digits::full(n),
+                        Entry::Marks(m) => m,
+                        Entry::Digit(d) => Digits::single(d),
+                    };
+                    marks.remove(d);
+                    entries[cell.index()] = Entry::Marks(marks);
+                }
+                let mut budget = Budget::unlimited();
+                assert_eq!(check(&grader, &position, &mut budget), Check::Consistent);
+            }
+            let position = Position::new(puzzle.size(), entries).unwrap();
+            assert!(matches!(hint_of(&grader, &position), Hint::Solved), "{id}");
+            assert!(kinds.contains(&TechniqueKind::PROPAGATION), "{id}");
+            assert!(kinds.len() > 10, "{id}");
+        }
+    }
+
+    #[test]
+    fn positions_are_checked_against_the_grid() {
+        let size = Size::new(4).unwrap();
+        assert_eq!(
+            Position::new(size, vec![Entry::Blank; 3]),
+            Err(PositionError::WrongCellCount {
+                expected: 16,
+                got: 3
+            })
+        );
+        let mut entries = vec![Entry::Blank; 16];
+        entries[5] = Entry::Digit(5);
+        assert_eq!(
+            Position::new(size, entries.clone())
+                .unwrap_err()
+                .to_string(),
+            "B2: digit 5 is outside 1..=4"
+        );
+        entries[5] = Entry::Marks(Digits::EMPTY);
+        assert_eq!(
+            Position::new(size, entries).unwrap_err().to_string(),
+            "B2: pencil marks with no digit"
+        );
+    }
+}
