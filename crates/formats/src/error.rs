@@ -57,10 +57,13 @@ pub enum Rule {
     // ---- Tatham Keen game IDs ----
     #[error("this game ID has no puzzle description (it is bare parameters or a random seed such as '6dh#12345', from which Tatham's program generates a new puzzle); paste the full game ID '<size>:<description>' instead")]
     NoDescription,
+    /// Tatham's rule, in strict reading; the size as written (digits, with a sign
+    /// if any), or what stands where it should be.
     #[error("Grid size must be between 3 and 9 (it is {0})")]
-    GridSize(i64),
-    #[error("Grid size must be between 3 and 16, even when read leniently (it is {0})")]
-    LenientGridSize(i64),
+    GridSize(String),
+    /// Outside even what the lenient reading accepts.
+    #[error("Grid size must be between 3 and 9 (Tatham's limit), or 10 to 16 read leniently with a warning (it is {0})")]
+    LenientGridSize(String),
     #[error("Unknown difficulty rating")]
     UnknownDifficulty,
     #[error("Invalid character in game description ({0:?})")]
@@ -105,7 +108,7 @@ pub enum Rule {
     // ---- text and letter-grid formats ----
     #[error("the first line must be '# <size>'")]
     MissingHeader,
-    #[error("{0:?} is not a grid size from 3 to 16")]
+    #[error("{0:?} is not a grid size from 3 to 16 (the sizes this format holds)")]
     BadSize(String),
     #[error("{0:?} is not an operator (+ - * / ! or – x × ÷)")]
     BadOperator(String),
@@ -149,6 +152,19 @@ pub enum Rule {
     MixedClueStyle,
     #[error("the clue has no operator, but its cage has {0} cells")]
     ClueWithoutOperator(usize),
+}
+
+/// The most characters of the input a [`Rule`] quotes (a size, a clue, a word).
+pub const QUOTED_CHARS: usize = 40;
+
+/// A piece of the input as a [`Rule`] quotes it: cut at [`QUOTED_CHARS`]
+/// characters, with `…` where it was cut, so that a message stays short whatever
+/// the input.
+pub(crate) fn quoted(word: &str) -> String {
+    match word.char_indices().nth(QUOTED_CHARS) {
+        Some((cut, _)) => format!("{}…", &word[..cut]),
+        None => word.to_string(),
+    }
 }
 
 /// Why an input could not be read.

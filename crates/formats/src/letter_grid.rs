@@ -17,6 +17,7 @@
 //! Choices the spec leaves open are in [`our_reading::letter_order_key`]'s notes.
 
 use crate::cages::{assemble, PendingCage};
+use crate::error::quoted;
 use crate::our_reading;
 use crate::{Format, FormatError, Position, Rule};
 use kenken_model::{CellId, Op, Puzzle, Size};
@@ -59,7 +60,7 @@ pub fn read(input: &str) -> Result<Puzzle, FormatError> {
             FormatError::new(
                 FORMAT,
                 at_line(size_line),
-                Rule::BadSize(size_text.trim().to_string()),
+                Rule::BadSize(quoted(size_text.trim())),
             )
         })?;
     let n = size.get();
@@ -138,11 +139,7 @@ pub fn read(input: &str) -> Result<Puzzle, FormatError> {
     let mut unlabelled_count = 0usize;
     for (line, text) in lines {
         let (label, op, value) = parse_clue(text).ok_or_else(|| {
-            FormatError::new(
-                FORMAT,
-                at_line(line),
-                Rule::BadClue(text.trim().to_string()),
-            )
+            FormatError::new(FORMAT, at_line(line), Rule::BadClue(quoted(text.trim())))
         })?;
         if labelled.is_some_and(|l| l != label.is_some()) {
             return Err(FormatError::new(

@@ -13,10 +13,12 @@
 //!   grid of digits and pencil marks.
 //!
 //! [`detect`] guesses the format of a string and [`read_any`] reads it;
+//! [`batch`] reads files of many puzzle strings (JSON arrays, NDJSON, lines);
 //! [`write`](fn@write) writes a puzzle in a chosen format. Every choice the spec
 //! leaves open ("our reading") is in [`our_reading`]. No reader panics on any
 //! input: each returns a [`FormatError`] naming the rule broken and where.
 
+pub mod batch;
 mod cages;
 pub mod error;
 pub mod letter_grid;
@@ -188,7 +190,10 @@ fn detect_by_shape(s: &str) -> Option<Format> {
 ///
 /// A Tatham ID is read strictly first; if that fails but the lenient reading
 /// succeeds, the result says which rules were relaxed (and keeps the strict error).
-/// If both fail, the strict error is returned: it is Tatham's own rule.
+/// If both fail, the strict error is returned (it is Tatham's own rule), except when
+/// the strict reading stopped at the grid size: the lenient one then says what is
+/// wrong, whether the size (out of 3 to 16 too) or, for a 10×10 to 16×16, the rest
+/// of the ID.
 pub fn read_any(input: &str, format: Option<Format>) -> Result<Imported, FormatError> {
     let format = match format {
         Some(f) => f,
@@ -218,6 +223,7 @@ pub fn read_any(input: &str, format: Option<Format>) -> Result<Imported, FormatE
                     strict_error: Some(strict),
                     ..plain(puzzle)
                 }),
+                Err(lenient) if matches!(strict.rule, Rule::GridSize(_)) => Err(lenient),
                 Err(_) => Err(strict),
             },
         },
@@ -296,5 +302,42 @@ mod tests {
         assert!(looks_like_plain_game_id(inputs[0]));
         assert!(looks_like_plain_game_id("9dx:_a_,a3"));
         assert!(!looks_like_plain_game_id("4:abc=1"));
+    }
+
+    /// A size error says what is accepted, and a 10×10 to 16×16 ID is judged on the
+    /// rest of it, not on Tatham's size limit.
+    #[test]
+    fn size_errors_tell_what_is_accepted() {
+        for (id, size) in [("17:_,a1", "17"), ("2:_,a1", "2"), ("0:_,a1", "0")] {
+            let e = read_any(id, None).unwrap_err();
+            assert_eq!(e.rule, Rule::LenientGridSize(size.into()), "{id}");
+            let text = e.to_string();
+            assert!(text.contains("between 3 and 9"), "{text}");
+            assert!(text.contains("10 to 16 read leniently"), "{text}");
+        }
+        let e = read_any("99999999999999999999:_,a1", None).unwrap_err();
+        assert!(
+            e.to_string().contains("(it is 99999999999999999999)"),
+            "{e}"
+        );
+        let e = read_any("10:_,a1", None).unwrap_err();
+        assert_eq!(e.rule, Rule::NotEnoughBlockData, "{e}");
+        // Strict reading alone keeps Tatham's rule.
+        assert_eq!(
+            tatham::read("10:_,a1").unwrap_err().rule,
+            Rule::GridSize("10".into())
+        );
+        let e = read_any("# 17\n+ 3 A1", None).unwrap_err();
+        assert!(e.to_string().contains("from 3 to 16"), "{e}");
+        // What a rule quotes of the input is cut short.
+        let long = "7".repeat(10_000);
+        for input in [
+            format!("# {long}"),
+            format!("{long}:_,a1"),
+            format!("4:_a_5a_bac_a__,d2m{long}a5m8s2d2s1"),
+        ] {
+            let e = read_any(&input, None).unwrap_err().to_string();
+            assert!(e.len() < 250 && e.contains("777…"), "{e}");
+        }
     }
 }

@@ -9,6 +9,7 @@
 //! plus his clue encoding, so `write(read(s)) == s` for every ID his generator makes.
 
 use crate::cages::char_offset;
+use crate::error::quoted;
 use crate::our_reading;
 use crate::{Format, FormatError, Position, Rule, WriteError};
 use kenken_model::{Cage, CellId, Op, Puzzle, Size};
@@ -75,6 +76,20 @@ pub fn size_hint(input: &str) -> Option<usize> {
     b[..digits]
         .iter()
         .try_fold(0usize, |n, &c| Some(n * 10 + usize::from(c - b'0')))
+}
+
+/// The grid size of a game ID's parameters as written: its digits (with their
+/// sign), or, when there are none, what the parameters hold instead.
+fn size_as_written(params: &str, sign_or_digits: usize, end: usize) -> String {
+    let digits_start = sign_or_digits
+        + usize::from(matches!(
+            params.as_bytes().get(sign_or_digits),
+            Some(b'+' | b'-')
+        ));
+    if end > digits_start {
+        return quoted(&params[sign_or_digits..end]);
+    }
+    format!("{:?}, not a number", quoted(params))
 }
 
 /// Reads a game ID with Tatham's strict rules.
@@ -155,6 +170,7 @@ impl Reader<'_> {
         while i < b.len() && matches!(b[i], b' ' | b'\t' | b'\n' | 0x0b | 0x0c | b'\r') {
             i += 1;
         }
+        let number_start = i;
         let mut negative = false;
         if i < b.len() && (b[i] == b'+' || b[i] == b'-') {
             negative = b[i] == b'-';
@@ -168,6 +184,8 @@ impl Reader<'_> {
         if negative {
             w = -w;
         }
+        // For messages: the size as written, not as clamped to 64 bits.
+        let written = || size_as_written(params, number_start, i);
         // Tatham skips digits from where atoi started, not after its sign.
         let mut p = 0;
         while p < b.len() && b[p].is_ascii_digit() {
@@ -185,9 +203,9 @@ impl Reader<'_> {
             {
                 self.relax(RelaxedRule::GridSize);
             } else if self.lenient {
-                return Err(self.err(at, Rule::LenientGridSize(w)));
+                return Err(self.err(at, Rule::LenientGridSize(written())));
             } else {
-                return Err(self.err(at, Rule::GridSize(w)));
+                return Err(self.err(at, Rule::GridSize(written())));
             }
         }
         if !diff_ok {
@@ -333,7 +351,7 @@ impl Reader<'_> {
                     .ok_or_else(|| {
                         // Only ASCII digits: the slice is the input's own text.
                         let text = &self.input[at + digits..at + i];
-                        self.err(at + digits, Rule::ClueTooLarge(text.to_string()))
+                        self.err(at + digits, Rule::ClueTooLarge(quoted(text)))
                     })?
             };
             cages.push(Cage::new(cells, op, clue));
@@ -494,7 +512,17 @@ mod tests {
         let e = |s: &str| read(s).unwrap_err().rule;
         assert_eq!(e("6dh#12345"), Rule::NoDescription);
         assert_eq!(e("6dh"), Rule::NoDescription);
-        assert_eq!(e("10:_,a1"), Rule::GridSize(10));
+        assert_eq!(e("10:_,a1"), Rule::GridSize("10".into()));
+        // The size as written, however long, and what stands instead of a number.
+        assert_eq!(
+            e("99999999999999999999:_,a1"),
+            Rule::GridSize("99999999999999999999".into())
+        );
+        assert_eq!(e("-4:_,a1"), Rule::GridSize("-4".into()));
+        assert_eq!(
+            e("\u{0} 5:_,a1"),
+            Rule::GridSize("\"\\0 5\", not a number".into())
+        );
         assert_eq!(e("4dq:_a_7a4_a3,m2m3d2d2a7s1s2a3"), Rule::UnknownDifficulty);
         assert_eq!(e("4:_a_7a4_a3,m2m3d2d2a7s1s2"), Rule::TooFewClues);
         assert_eq!(e("4:_a_7a4_a3,m2m3d2d2a7s1s2a3a"), Rule::TooManyClues);

@@ -15,6 +15,7 @@
 //! the reader forgives.
 
 use crate::cages::{assemble, PendingCage};
+use crate::error::quoted;
 use crate::our_reading;
 use crate::{Format, FormatError, Position, Rule, WriteError};
 use kenken_model::{CellId, Op, Puzzle, Size};
@@ -54,7 +55,7 @@ fn parse_header(header: &str) -> Result<Size, Rule> {
     n.parse::<usize>()
         .ok()
         .and_then(|v| Size::new(v).ok())
-        .ok_or_else(|| Rule::BadSize(n.to_string()))
+        .ok_or_else(|| Rule::BadSize(quoted(n)))
 }
 
 /// The whitespace-separated words of a line with their 1-based character columns.
@@ -86,7 +87,7 @@ fn parse_cage(size: Size, line: usize, text: &str) -> Result<PendingCage, Format
     let words = words(text);
     let (op_col, op_word) = words[0];
     let op = our_reading::operator_from_spelling(op_word)
-        .ok_or_else(|| err(op_col, Rule::BadOperator(op_word.to_string())))?;
+        .ok_or_else(|| err(op_col, Rule::BadOperator(quoted(op_word))))?;
     let Some(&(value_col, value_word)) = words.get(1) else {
         return Err(err(
             op_col + op_word.chars().count(),
@@ -97,7 +98,7 @@ fn parse_cage(size: Size, line: usize, text: &str) -> Result<PendingCage, Format
         .parse::<u64>()
         .ok()
         .filter(|_| value_word.bytes().all(|b| b.is_ascii_digit()))
-        .ok_or_else(|| err(value_col, Rule::BadValue(value_word.to_string())))?;
+        .ok_or_else(|| err(value_col, Rule::BadValue(quoted(value_word))))?;
     let mut cells: Vec<CellId> = Vec::new();
     for &(col, name) in &words[2..] {
         let cell = parse_cell(size, name).map_err(|rule| err(col, rule))?;
@@ -124,7 +125,7 @@ fn parse_cage(size: Size, line: usize, text: &str) -> Result<PendingCage, Format
 
 /// `B3` (or `b3`): row letter, 1-based column number.
 fn parse_cell(size: Size, name: &str) -> Result<CellId, Rule> {
-    let bad = || Rule::BadCellName(name.to_string());
+    let bad = || Rule::BadCellName(quoted(name));
     let mut chars = name.chars();
     let letter = chars.next().ok_or_else(bad)?;
     if !letter.is_ascii_alphabetic() {

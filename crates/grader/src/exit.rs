@@ -1,11 +1,12 @@
 //! Exit codes (documented in `grader --help` and the README) and the panic hook.
 
-/// Reading or writing a file or stream failed, or an internal error.
+/// The output could not be written, or an internal error.
 pub const FAILURE: u8 = 1;
-/// A puzzle cannot be read or is not a valid puzzle; a bad argument (clap's usage
-/// errors use 2 as well).
+/// The input cannot be used: a bad argument (clap's usage errors use 2 as well), a
+/// missing file, a directory, a file or stream that cannot be read or is not text,
+/// a puzzle that cannot be read or is not valid.
 pub const BAD_INPUT: u8 = 2;
-/// `solve`: the puzzle is ambiguous or impossible.
+/// `solve`: a puzzle is ambiguous or impossible, or its search timed out.
 pub const NOT_UNIQUE: u8 = 3;
 /// `check`: an entry of the position contradicts the solution.
 pub const CONTRADICTED: u8 = 3;

@@ -1,11 +1,16 @@
 //! Reading a puzzle argument: a literal puzzle string, a path to a file holding one,
-//! or `-` for standard input, then the puzzle in it. Shared by the subcommands that
-//! take one puzzle; problems are reported on stderr with the subcommand's name.
+//! or `-` for standard input, then the puzzle in it; and opening a batch input.
+//! Shared by the subcommands; problems are reported on stderr with the
+//! subcommand's name and give the bad-input exit code.
 
 use crate::exit::BAD_INPUT;
-use anyhow::{bail, Context};
-use kenken_formats::{read_any, Format, FormatError, Imported, Position};
-use std::io::Read;
+use crate::report::clip_message;
+use anyhow::{anyhow, bail};
+use kenken_formats::batch::{self, BatchError, Entries, Shape};
+use kenken_formats::{detect, read_any, Format, FormatError, Imported, Position};
+use std::fs::File;
+use std::io::{self, IsTerminal, Read};
+use std::os::fd::AsFd;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -38,28 +43,48 @@ pub struct PuzzleInput {
     pub source: Source,
 }
 
+/// Says on stderr that standard input is being read, when it is a terminal (where a
+/// silent wait looks like a hang).
+fn announce_stdin(command: &str, what: &str) {
+    if io::stdin().is_terminal() {
+        eprintln!(
+            "grader {command}: reading {what} from standard input (end with Ctrl-D; see `grader {command} --help`)"
+        );
+    }
+}
+
 /// Reads the puzzle an argument names. An argument that is an existing file is read
 /// as a file; one that looks like a path but names nothing is an error (rather
-/// than a confusing "unknown format"); anything else is the puzzle itself.
-pub fn read_puzzle_arg(arg: &str) -> anyhow::Result<PuzzleInput> {
+/// than a confusing "unknown format"); anything else is the puzzle itself. The
+/// text may be UTF-8 or UTF-16 with a byte-order mark.
+pub fn read_puzzle_arg(command: &str, arg: &str) -> anyhow::Result<PuzzleInput> {
     if arg == "-" {
-        let mut text = String::new();
-        std::io::stdin()
-            .read_to_string(&mut text)
-            .context("cannot read the puzzle from standard input")?;
+        announce_stdin(command, "the puzzle");
+        let mut bytes = Vec::new();
+        io::stdin()
+            .lock()
+            .read_to_end(&mut bytes)
+            .map_err(|e| anyhow!("cannot read the puzzle from standard input: {e}"))?;
+        let text = batch::decode_text(bytes, "standard input")?;
         return Ok(PuzzleInput {
             text,
             source: Source::Stdin,
         });
     }
     let path = Path::new(arg);
-    if !arg.contains('\n') && path.is_file() {
-        let text = std::fs::read_to_string(path)
-            .with_context(|| format!("cannot read the puzzle file {}", path.display()))?;
-        return Ok(PuzzleInput {
-            text,
-            source: Source::File(path.to_path_buf()),
-        });
+    if !arg.contains('\n') {
+        if path.is_dir() {
+            bail!("cannot read the puzzle file {arg}: it is a directory");
+        }
+        if path.is_file() {
+            let bytes = std::fs::read(path)
+                .map_err(|e| anyhow!("cannot read the puzzle file {}: {e}", path.display()))?;
+            let text = batch::decode_text(bytes, &format!("file {}", path.display()))?;
+            return Ok(PuzzleInput {
+                text,
+                source: Source::File(path.to_path_buf()),
+            });
+        }
     }
     if looks_like_path(arg) {
         bail!("cannot read the puzzle file {arg}: no such file");
@@ -68,6 +93,40 @@ pub fn read_puzzle_arg(arg: &str) -> anyhow::Result<PuzzleInput> {
         text: arg.to_string(),
         source: Source::Literal,
     })
+}
+
+/// Opens the input of a subcommand that reads many puzzles: a file, or `-` for
+/// standard input. An input that cannot be used is reported on stderr and gives
+/// the bad-input exit code.
+pub fn open_batch(command: &str, arg: &str) -> Result<Entries<'static>, ExitCode> {
+    let opened = if arg == "-" {
+        announce_stdin(command, "puzzles (one per line, NDJSON or a JSON array)");
+        open_stdin()
+    } else {
+        batch::open(arg)
+    };
+    opened.map_err(|e| {
+        eprintln!("grader {command}: error: {e}");
+        ExitCode::from(BAD_INPUT)
+    })
+}
+
+/// Standard input as a batch; its length is known when it is a regular file.
+fn open_stdin() -> Result<Entries<'static>, BatchError> {
+    let name = "standard input";
+    let metadata = io::stdin()
+        .as_fd()
+        .try_clone_to_owned()
+        .map(File::from)
+        .and_then(|f| f.metadata())
+        .ok();
+    if metadata.as_ref().is_some_and(|m| m.is_dir()) {
+        return Err(BatchError::IsADirectory {
+            name: name.to_string(),
+        });
+    }
+    let len = metadata.filter(|m| m.is_file()).map(|m| m.len());
+    batch::from_reader(io::stdin().lock(), name, len)
 }
 
 /// No puzzle string has a path separator without also having a `:` (Tatham IDs,
@@ -94,7 +153,7 @@ pub fn load_puzzle(
     arg: &str,
     format: Option<Format>,
 ) -> Result<(PuzzleInput, Imported), ExitCode> {
-    let input = read_puzzle_arg(arg).map_err(|e| {
+    let input = read_puzzle_arg(command, arg).map_err(|e| {
         eprintln!("grader {command}: error: {e:#}");
         ExitCode::from(BAD_INPUT)
     })?;
@@ -106,10 +165,61 @@ pub fn load_puzzle(
             Ok((input, imported))
         }
         Err(e) => {
-            report_read_error(command, &input, &e);
+            match many_puzzles(&input.text) {
+                Some((count, shape)) => report_many(command, arg, &input, count, shape),
+                None => report_read_error(command, &input, &e),
+            }
             Err(ExitCode::from(BAD_INPUT))
         }
     }
+}
+
+/// When a text that is not one puzzle holds a batch of them: how many, and in
+/// which shape. A JSON text (array, NDJSON, category object) counts whatever its
+/// entries are; plain lines count when there are at least two and each is a
+/// one-line puzzle string (a game ID, a K6C/D6C string), so that a broken puzzle
+/// in a many-line format is not taken for a batch.
+fn many_puzzles(text: &str) -> Option<(usize, Shape)> {
+    let entries = batch::from_reader(text.as_bytes(), "the input", None).ok()?;
+    let shape = entries.shape();
+    let mut count = 0;
+    for entry in entries {
+        let entry = entry.ok()?;
+        if shape == Shape::Lines
+            && !matches!(
+                detect(&entry.text),
+                Some(Format::Tatham | Format::K6c | Format::D6c)
+            )
+        {
+            return None;
+        }
+        count += 1;
+    }
+    match shape {
+        Shape::Empty => None,
+        Shape::Lines if count < 2 => None,
+        _ => Some((count, shape)),
+    }
+}
+
+/// Says that the input holds several puzzles, and which command reads them.
+fn report_many(command: &str, arg: &str, input: &PuzzleInput, count: usize, shape: Shape) {
+    let puzzles = if count == 1 { "puzzle" } else { "puzzles" };
+    eprintln!(
+        "grader {command}: error: {} holds {count} {puzzles} ({}), not one puzzle string",
+        input.source.describe(),
+        shape.describe()
+    );
+    let many = match command {
+        "grade" => "grader batch",
+        "solve" => "grader solve --many",
+        _ => return,
+    };
+    let file = match &input.source {
+        Source::File(_) => arg,
+        _ => "-",
+    };
+    eprintln!("  to read them all, use `{many} {file}`");
 }
 
 /// For a Tatham ID read leniently: which of Tatham's rules it breaks and which
@@ -134,11 +244,14 @@ pub fn relaxed_warning(imported: &Imported) -> Option<String> {
 /// when the position is a place in the text.
 fn report_read_error(command: &str, input: &PuzzleInput, e: &FormatError) {
     eprintln!(
-        "grader {command}: error: cannot read the puzzle from {}: {e}",
-        input.source.describe()
+        "grader {command}: error: cannot read the puzzle from {}: {}",
+        input.source.describe(),
+        clip_message(e.to_string())
     );
     if let Some((line, column)) = locate(&input.text, &e.position) {
-        if line.chars().count() <= 300 {
+        // Shown as it is, so that the caret lines up: only a short line of
+        // printable text.
+        if line.chars().count() <= 300 && !line.chars().any(char::is_control) {
             eprintln!("  {line}");
             eprintln!("  {}^", " ".repeat(column));
         }

@@ -22,6 +22,9 @@ pub enum Mode {
     B,
 }
 
+/// `--max-depth`'s default: the ladder's own ([`Options::default`]).
+const DEFAULT_MAX_DEPTH: u8 = 8;
+
 #[derive(Args, Debug, Clone)]
 pub struct LadderArgs {
     /// n = the whole ladder (max and total rating); c = cage combinations only (max
@@ -36,9 +39,10 @@ pub struct LadderArgs {
     /// mode n; mode c stays cage combinations only.
     #[arg(long, value_name = "TECHNIQUE", value_delimiter = ',')]
     pub enable: Vec<TechniqueArg>,
-    /// The largest number of cages a cage-combination step may combine.
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u8).range(2..=8))]
-    pub max_depth: Option<u8>,
+    /// The largest number of cages a cage-combination step may combine: 2 to 8.
+    #[arg(long, value_name = "N", default_value_t = DEFAULT_MAX_DEPTH,
+          value_parser = clap::value_parser!(u8).range(2..=8))]
+    pub max_depth: u8,
     /// Give up on a puzzle after this many seconds (fractions allowed), counted from
     /// when its grading starts: its runs end with status `timeout` and the ratings
     /// reached so far. The exhaustive solution count is bounded too (`grade` counts
@@ -90,7 +94,7 @@ fn parse_size(s: &str) -> Result<usize, String> {
 }
 
 /// A positive number of seconds.
-fn parse_timeout(s: &str) -> Result<Duration, String> {
+pub fn parse_timeout(s: &str) -> Result<Duration, String> {
     let secs: f64 = s
         .parse()
         .map_err(|_| format!("`{s}` is not a number of seconds"))?;
@@ -123,9 +127,7 @@ impl LadderArgs {
             for t in &self.disable {
                 options.disable(t.0);
             }
-            if let Some(d) = self.max_depth {
-                options.max_depth = usize::from(d);
-            }
+            options.max_depth = usize::from(self.max_depth);
             options
         };
         let mut normal = Options::default();
@@ -182,5 +184,19 @@ impl ValueEnum for TechniqueArg {
 
     fn to_possible_value(&self) -> Option<PossibleValue> {
         Some(PossibleValue::new(self.0.id()).help(self.0.name()))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn max_depth_default_is_the_ladders() {
+        assert_eq!(usize::from(DEFAULT_MAX_DEPTH), Options::default().max_depth);
+        assert_eq!(
+            usize::from(DEFAULT_MAX_DEPTH),
+            Options::cage_combinations_only().max_depth
+        );
     }
 }

@@ -6,7 +6,6 @@
 //! input, call them and format what they return.
 
 mod batch;
-mod batch_input;
 mod check;
 mod convert;
 mod exit;
@@ -15,6 +14,7 @@ mod grade;
 mod hint;
 mod input;
 mod ladder_args;
+mod pipeline;
 mod position_arg;
 mod render;
 mod report;
@@ -28,16 +28,19 @@ use std::process::ExitCode;
 const AFTER_HELP: &str = "\
 A PUZZLE argument is a puzzle string in any supported format (Tatham Keen game ID or \
 web-player URL, SudokuWiki K6C/D6C, the '# <size>' text format, a letter grid), the \
-path of a file holding one, or '-' for standard input.
+path of a file holding one, or '-' for standard input. Files are UTF-8, or UTF-16 \
+with a byte-order mark.
 
 Exit codes:
-  0  success
-  1  other errors (reading or writing a file or stream failed, internal error)
-  2  bad input: a puzzle that cannot be read or is not a valid puzzle (in a batch:
-     at least one row has an error; the other rows are still graded), or a bad
-     command-line argument
-  3  solve: the puzzle does not have exactly one solution (ambiguous or impossible);
-     check: the position contradicts the solution";
+  0  success (solve: every puzzle has exactly one solution)
+  1  the output could not be written, or an internal error (a bug)
+  2  the input cannot be used: a bad argument, a missing file, a directory, a file
+     or stream that cannot be read or is not text, or a puzzle that cannot be read
+     or is not valid (batch, solve --many: at least one row has such an error; the
+     other rows are still written)
+  3  solve: a puzzle does not have exactly one solution (ambiguous, impossible, or
+     --timeout passed first); check: the position contradicts the solution
+When several apply to a batch, the lower code wins (1, then 2, then 3).";
 
 #[derive(Parser, Debug)]
 #[command(
@@ -57,16 +60,26 @@ enum Command {
     /// difficulty and the status.
     #[command(after_long_help = AFTER_HELP)]
     Grade(grade::GradeArgs),
-    /// Solve one puzzle by exhaustive search: its solution and whether it is unique.
+    /// Solve a puzzle by exhaustive search: its solution and whether it is unique;
+    /// with --many, every puzzle of a batch input, one row each.
+    ///
+    /// `grader solve PUZZLE` prints the grid and the verdict. `grader solve --many
+    /// [FILE|-]` reads the inputs `grader batch` reads and writes one TSV or NDJSON
+    /// row per puzzle, in input order, in parallel and streamed like `batch`: one
+    /// process checks any number of puzzles for uniqueness.
     #[command(after_long_help = AFTER_HELP)]
     Solve(solve::SolveArgs),
-    /// Grade many puzzles (a JSON array, NDJSON or one puzzle per line) in parallel,
-    /// one TSV or NDJSON row per puzzle, in input order.
+    /// Grade many puzzles (a JSON array, NDJSON, a JSON object of puzzle arrays or
+    /// one puzzle per line) in parallel, one TSV or NDJSON row per puzzle, in input
+    /// order.
     ///
     /// The input is graded a chunk at a time (2 048 puzzles per worker thread, each
     /// chunk by size, largest first) and each chunk's rows are written as soon as it
-    /// is done: memory stays flat however long the input, and on a stream the first
-    /// rows come out once the first chunk is read and graded.
+    /// is done: memory stays flat however long the input (a JSON array is read
+    /// whole), and on a stream the first rows come out once the first chunk is read
+    /// and graded. An element or line that is not a puzzle gets a row saying why,
+    /// and the rest are graded; a JSON array or object that is not well-formed JSON
+    /// is refused before any row.
     #[command(after_long_help = AFTER_HELP)]
     Batch(batch::BatchArgs),
     /// Convert a puzzle to another string format.

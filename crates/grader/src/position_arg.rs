@@ -24,7 +24,7 @@ pub fn load_position(
     let puzzle = &imported.puzzle;
     let progress = match arg {
         Some(arg) => {
-            let input = read_puzzle_arg(arg).map_err(|e| fail(format!("{e:#}")))?;
+            let input = read_puzzle_arg(command, arg).map_err(|e| fail(format!("{e:#}")))?;
             state::read(puzzle, &input.text).map_err(|e| {
                 fail(format!(
                     "cannot read the position from {}: {e}",

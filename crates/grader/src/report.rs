@@ -2,7 +2,7 @@
 //! puzzle labels for messages, and a batch's rows (TSV and NDJSON) and tally.
 
 use crate::ladder_args::Mode;
-use kenken_model::{Digit, Size};
+use kenken_model::{Digit, Exhausted, Size};
 use kenken_techniques::{Rating, Status, Step, Summary};
 use serde::Serialize;
 use std::borrow::Cow;
@@ -93,31 +93,73 @@ pub fn grid_text(grid: &[Digit], size: Size) -> String {
 }
 
 /// How a status reads in a report.
-pub fn status_explained(status: Status) -> &'static str {
+pub fn status_explained(status: Status) -> Cow<'static, str> {
     match status {
-        Status::Solved => "solved",
         Status::Stuck => {
-            "stuck (no enabled technique applies; the puzzle has one solution, beyond them)"
+            "stuck (no enabled technique applies; the puzzle has one solution, beyond them)".into()
         }
-        Status::Ambiguous => "ambiguous (the puzzle has more than one solution)",
-        Status::Impossible => "impossible (the puzzle has no solution)",
+        Status::Ambiguous => "ambiguous (the puzzle has more than one solution)".into(),
+        Status::Impossible => "impossible (the puzzle has no solution)".into(),
         Status::TimedOut => {
-            "timeout (--timeout passed first; the ratings are those reached so far)"
+            "timeout (--timeout passed first; the ratings are those reached so far)".into()
         }
-        Status::Limit => "limit (the memory or work limit was reached first; the ratings are those reached so far)",
+        other if is_finding(other) => other.as_str().into(),
+        other => {
+            format!("{other} (stopped before the end; the ratings are those reached so far)").into()
+        }
     }
 }
 
-/// A puzzle named in a message: `puzzle 5 ("6:a_a_…")`, with line breaks and
-/// quotes escaped, and cut at 200 characters (a 9x9 game ID is shown whole).
-pub fn label(index: usize, text: &str) -> String {
-    const LIMIT: usize = 200;
-    let text = text.trim();
-    let shown: Cow<str> = match text.char_indices().nth(LIMIT) {
+/// Whether a status is a finding about the puzzle (solved, or stuck, ambiguous or
+/// impossible for the techniques enabled), rather than a run that stopped early.
+pub fn is_finding(status: Status) -> bool {
+    matches!(
+        status,
+        Status::Solved | Status::Stuck | Status::Ambiguous | Status::Impossible
+    )
+}
+
+/// Why a run stopped before its finding (`None` for a finding): the text of a
+/// row's `Error` column.
+pub fn not_finished(status: Status) -> Option<Cow<'static, str>> {
+    if is_finding(status) {
+        None
+    } else if status == Status::TimedOut {
+        Some("--timeout passed".into())
+    } else {
+        Some(format!("stopped before the end ({status})").into())
+    }
+}
+
+/// The most characters of an entry that is not a valid puzzle shown in a row or
+/// a message (a 9×9 game ID is shown whole; a 16×16 one has about 650).
+const SHOWN_CHARS: usize = 200;
+
+/// Text cut at [`SHOWN_CHARS`] characters, with `…` where it was cut.
+pub fn clip(text: &str) -> Cow<'_, str> {
+    match text.char_indices().nth(SHOWN_CHARS) {
         Some((cut, _)) => format!("{}…", &text[..cut]).into(),
         None => text.into(),
-    };
-    format!("puzzle {index} ({shown:?})")
+    }
+}
+
+/// The most characters of an error message shown: a rule broken may quote a
+/// word of the input (a size, a clue, a cell name), which may be any length.
+const MESSAGE_CHARS: usize = 500;
+
+/// An error message cut at [`MESSAGE_CHARS`] characters, with `…` where it was
+/// cut.
+pub fn clip_message(message: String) -> String {
+    match message.char_indices().nth(MESSAGE_CHARS) {
+        Some((cut, _)) => format!("{}…", &message[..cut]),
+        None => message,
+    }
+}
+
+/// A puzzle named in a message: `puzzle 5 ("6:a_a_…")`, with line breaks, quotes
+/// and control characters escaped, and cut at 200 characters.
+pub fn label(index: usize, text: &str) -> String {
+    format!("puzzle {index} ({:?})", clip(text.trim()))
 }
 
 // ---- batch rows ----
@@ -139,19 +181,24 @@ pub enum Outcome {
 }
 
 impl Outcome {
-    /// The row's status: `timeout` when either run reached `--timeout`, else the
-    /// mode-n run's (mode c: the mode-c run's); `invalid` or `error`.
+    /// The status of the run that gives the row's status: a run that stopped
+    /// early (`timeout`) when either did, else the mode-n run (mode c: the mode-c
+    /// run).
+    fn run_status(&self) -> Option<Status> {
+        let (normal, cc) = self.runs();
+        let stopped = [normal, cc]
+            .into_iter()
+            .flatten()
+            .map(|r| r.status)
+            .find(|&s| !is_finding(s));
+        stopped.or(normal.or(cc).map(|r| r.status))
+    }
+
+    /// The row's status: its run's ([`Outcome::run_status`]), or `invalid` or
+    /// `error`.
     pub fn status(&self) -> &'static str {
         match self {
-            Outcome::Graded { normal, cc, .. } => {
-                if [normal, cc]
-                    .iter()
-                    .any(|r| r.is_some_and(|r| r.status == Status::TimedOut))
-                {
-                    return Status::TimedOut.as_str();
-                }
-                normal.or(*cc).map_or("invalid", |r| r.status.as_str())
-            }
+            Outcome::Graded { .. } => self.run_status().map_or("invalid", Status::as_str),
             Outcome::Invalid(_) => "invalid",
             Outcome::Internal(_) => "error",
         }
@@ -167,10 +214,23 @@ impl Outcome {
         }
     }
 
-    pub fn error(&self) -> Option<&str> {
+    /// The `Error` column: why the puzzle was not graded, or why grading stopped
+    /// early; empty for a finding (solved, stuck, ambiguous, impossible), which the
+    /// status says.
+    pub fn error(&self) -> Option<Cow<'_, str>> {
         match self {
-            Outcome::Invalid(e) | Outcome::Internal(e) => Some(e),
-            Outcome::Graded { .. } => None,
+            Outcome::Invalid(e) | Outcome::Internal(e) => Some(e.as_str().into()),
+            Outcome::Graded { normal, cc, .. } => {
+                // What stopped a run (the memory or work limit, with its figure).
+                let stopped = [normal, cc]
+                    .into_iter()
+                    .flatten()
+                    .find_map(|r| r.stopped.filter(|_| !is_finding(r.status)));
+                match stopped {
+                    Some(Exhausted::Time) | None => self.run_status().and_then(not_finished),
+                    Some(why) => Some(format!("stopped: {why}").into()),
+                }
+            }
         }
     }
 
@@ -203,17 +263,17 @@ struct NdjsonRow<'a> {
     #[serde(skip_serializing_if = "Option::is_none")]
     ms: Option<f64>,
     #[serde(skip_serializing_if = "Option::is_none")]
-    error: Option<&'a str>,
+    error: Option<Cow<'a, str>>,
 }
 
 /// A duration in milliseconds, to the microsecond.
-fn millis(d: Duration) -> f64 {
+pub fn millis(d: Duration) -> f64 {
     (d.as_secs_f64() * 1e6).round() / 1e3
 }
 
 /// Writes one NDJSON row.
 pub fn write_ndjson(
-    out: &mut impl Write,
+    out: &mut dyn Write,
     index: usize,
     puzzle: &str,
     outcome: &Outcome,
@@ -237,9 +297,9 @@ pub fn write_ndjson(
     out.write_all(b"\n")
 }
 
-/// The reference's TSV header for a mode, plus `Ms` (with `--times`) and our `Error`
-/// column.
-pub fn write_tsv_header(out: &mut impl Write, mode: Mode, times: bool) -> io::Result<()> {
+/// The reference's TSV header for a mode, plus `Ms` (with `--times`) and our
+/// `Error` and `Status` columns.
+pub fn write_tsv_header(out: &mut dyn Write, mode: Mode, times: bool) -> io::Result<()> {
     let columns = match mode {
         Mode::N => "Max\tTotal",
         Mode::C => "Max Depth\tSteps",
@@ -248,14 +308,14 @@ pub fn write_tsv_header(out: &mut impl Write, mode: Mode, times: bool) -> io::Re
     let ms = if times { "\tMs" } else { "" };
     writeln!(
         out,
-        "Puzzle #\tPuzzle String\tSuccess\t{columns}{ms}\tError"
+        "Puzzle #\tPuzzle String\tSuccess\t{columns}{ms}\tError\tStatus"
     )
 }
 
 /// One TSV row: ratings in the reference's style (one decimal at most), empty cells
-/// where a puzzle could not be graded.
+/// where a puzzle could not be graded, then `Error` and `Status`.
 pub fn write_tsv(
-    out: &mut impl Write,
+    out: &mut dyn Write,
     mode: Mode,
     index: usize,
     puzzle: &str,
@@ -284,13 +344,27 @@ pub fn write_tsv(
     if let Some(took) = took {
         write!(out, "\t{}", millis(took))?;
     }
-    writeln!(out, "\t{}", tsv_field(outcome.error().unwrap_or("")))
+    let error = outcome.error();
+    writeln!(
+        out,
+        "\t{}\t{}",
+        tsv_field(error.as_deref().unwrap_or("")),
+        outcome.status()
+    )
 }
 
 /// A TSV cell: tabs, line breaks and backslashes escaped as `\t`, `\n`, `\r`, `\\`
-/// (puzzles in the text formats span lines).
-fn tsv_field(s: &str) -> Cow<'_, str> {
-    if !s.contains(['\t', '\n', '\r', '\\']) {
+/// (puzzles in the text formats span lines), and any other control or
+/// non-printing character as `\u{…}`, so that a row is one line of plain text.
+pub fn tsv_field(s: &str) -> Cow<'_, str> {
+    let plain = |c: char| {
+        !matches!(c, '\t' | '\n' | '\r' | '\\')
+            && (c.is_ascii_graphic() || c == ' ' || {
+                // Beyond ASCII: what Rust's debug formatting would escape.
+                !c.is_ascii() && c.escape_debug().nth(1).is_none()
+            })
+    };
+    if s.chars().all(plain) {
         return s.into();
     }
     let mut escaped = String::with_capacity(s.len() + 8);
@@ -300,7 +374,8 @@ fn tsv_field(s: &str) -> Cow<'_, str> {
             '\n' => escaped.push_str("\\n"),
             '\r' => escaped.push_str("\\r"),
             '\\' => escaped.push_str("\\\\"),
-            c => escaped.push(c),
+            c if plain(c) => escaped.push(c),
+            c => escaped.push_str(&format!("\\u{{{:x}}}", u32::from(c))),
         }
     }
     escaped.into()
@@ -318,7 +393,8 @@ pub struct Tally {
     unsolved_n: BTreeMap<&'static str, usize>,
     unsolved_c: BTreeMap<&'static str, usize>,
     not_graded: BTreeMap<&'static str, usize>,
-    timed_out: usize,
+    /// Puzzles whose grading stopped early, by status (`timeout`).
+    stopped: BTreeMap<&'static str, usize>,
 }
 
 impl Tally {
@@ -328,8 +404,8 @@ impl Tally {
         if normal.is_none() && cc.is_none() {
             *self.not_graded.entry(outcome.status()).or_default() += 1;
         }
-        if outcome.status() == Status::TimedOut.as_str() {
-            self.timed_out += 1;
+        if let Some(status) = outcome.run_status().filter(|&s| !is_finding(s)) {
+            *self.stopped.entry(status.as_str()).or_default() += 1;
         }
         if let Some(r) = normal {
             match r.status {
@@ -345,9 +421,9 @@ impl Tally {
         }
     }
 
-    /// How many puzzles reached `--timeout` (in either run).
-    pub fn timed_out(&self) -> usize {
-        self.timed_out
+    /// How many puzzles' grading stopped early (in either run), by status.
+    pub fn stopped(&self) -> &BTreeMap<&'static str, usize> {
+        &self.stopped
     }
 
     /// How many rows have this status without a grade (`invalid`, `error`).
@@ -394,6 +470,41 @@ mod tests {
     fn tsv_fields_are_escaped() {
         assert_eq!(tsv_field("4:_a_7a4_a3,m2"), "4:_a_7a4_a3,m2");
         assert_eq!(tsv_field("# 3\n+ 3\tA1\\"), "# 3\\n+ 3\\tA1\\\\");
+        assert_eq!(
+            tsv_field("a\u{0}b\u{1b}[0m\u{7f}"),
+            "a\\u{0}b\\u{1b}[0m\\u{7f}"
+        );
+        assert_eq!(tsv_field("× ÷ – \u{202e}"), "× ÷ – \\u{202e}");
+    }
+
+    #[test]
+    fn long_messages_are_cut() {
+        assert_eq!(clip_message("short".into()), "short");
+        let long = clip_message("y".repeat(10 * MESSAGE_CHARS));
+        assert_eq!(long.chars().count(), MESSAGE_CHARS + 1);
+    }
+
+    #[test]
+    fn long_texts_are_cut() {
+        assert_eq!(clip("abc"), "abc");
+        let long = "é".repeat(SHOWN_CHARS + 1);
+        assert_eq!(clip(&long), format!("{}…", "é".repeat(SHOWN_CHARS)));
+        assert_eq!(clip(&long[..2 * SHOWN_CHARS]), long[..2 * SHOWN_CHARS]);
+    }
+
+    #[test]
+    fn every_status_reads() {
+        for status in [
+            Status::Solved,
+            Status::Stuck,
+            Status::Ambiguous,
+            Status::Impossible,
+            Status::TimedOut,
+        ] {
+            assert!(status_explained(status).starts_with(status.as_str()));
+            assert_eq!(not_finished(status).is_none(), is_finding(status));
+        }
+        assert_eq!(not_finished(Status::TimedOut).unwrap(), "--timeout passed");
     }
 
     #[test]

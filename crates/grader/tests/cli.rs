@@ -8,12 +8,16 @@ use std::process::{Command, Output, Stdio};
 mod batch;
 #[path = "cli/check.rs"]
 mod check;
+#[path = "cli/exit_codes.rs"]
+mod exit_codes;
 #[path = "cli/generate.rs"]
 mod generate;
 #[path = "cli/grade.rs"]
 mod grade;
 #[path = "cli/hint.rs"]
 mod hint;
+#[path = "cli/inputs.rs"]
+mod inputs;
 #[path = "cli/ratings.rs"]
 mod ratings;
 #[path = "cli/reference.rs"]

@@ -116,8 +116,9 @@ pub fn solve(puzzle: &Puzzle) -> SearchOutcome {
 }
 
 impl SearchOutcome {
-    /// A search that could not start: its budget ran out first.
-    fn stopped_by(why: Exhausted) -> SearchOutcome {
+    /// A search that could not start: its budget ran out first (building its
+    /// tables, say).
+    pub fn stopped_by(why: Exhausted) -> SearchOutcome {
         SearchOutcome {
             verdict: Verdict::Unknown,
             solutions_found: 0,

@@ -41,21 +41,24 @@ fn tsv_expected(index: usize, row: &Row, mode: &str, cc_steps: &str) -> String {
         "c" => cc,
         _ => format!("{normal}\t{cc}"),
     };
-    format!("{index}\t{}\t1\t{columns}\t", row.puzzle)
+    format!("{index}\t{}\t1\t{columns}\t\tsolved", row.puzzle)
 }
 
 #[test]
 fn tsv_rows_agree_with_the_reference_in_every_mode() {
     let input = reference_array();
     for (mode, header) in [
-        ("n", "Puzzle #\tPuzzle String\tSuccess\tMax\tTotal\tError"),
+        (
+            "n",
+            "Puzzle #\tPuzzle String\tSuccess\tMax\tTotal\tError\tStatus",
+        ),
         (
             "c",
-            "Puzzle #\tPuzzle String\tSuccess\tMax Depth\tSteps\tError",
+            "Puzzle #\tPuzzle String\tSuccess\tMax Depth\tSteps\tError\tStatus",
         ),
         (
             "b",
-            "Puzzle #\tPuzzle String\tSuccess\tMax\tTotal\tMax Depth\tSteps\tError",
+            "Puzzle #\tPuzzle String\tSuccess\tMax\tTotal\tMax Depth\tSteps\tError\tStatus",
         ),
     ] {
         let out = ok(grader_stdin(&["batch", "-", "--mode", mode], &input));
@@ -64,7 +67,7 @@ fn tsv_rows_agree_with_the_reference_in_every_mode() {
         assert_eq!(lines.len(), ROWS.len() + 1, "{out}");
         for (i, (row, line)) in ROWS.iter().zip(&lines[1..]).enumerate() {
             // Our step count where it differs from the reference's (search order).
-            let ours = line.split('\t').nth_back(1).unwrap();
+            let ours = line.split('\t').nth_back(2).unwrap();
             let cc_steps = row.cc_steps.map_or(ours.to_string(), |s| s.to_string());
             assert_eq!(
                 *line,
@@ -162,7 +165,7 @@ fn every_input_shape_gives_the_same_rows() {
     // Nothing in, the header out.
     assert_eq!(
         ok(grader_stdin(&["batch"], " \n")),
-        "Puzzle #\tPuzzle String\tSuccess\tMax\tTotal\tError"
+        "Puzzle #\tPuzzle String\tSuccess\tMax\tTotal\tError\tStatus"
     );
 }
 
@@ -176,10 +179,15 @@ fn other_formats_and_statuses_in_a_batch() {
     // Line breaks are escaped in the TSV.
     assert_eq!(
         lines[1],
-        format!("1\t{}\t1\t3.1\t4.1\t2\t4\t", text.replace('\n', "\\n"))
+        format!(
+            "1\t{}\t1\t3.1\t4.1\t2\t4\t\tsolved",
+            text.replace('\n', "\\n")
+        )
     );
     assert!(lines[2].starts_with("2\t# 3\\n+ 6 A1 A2 A3\\n"), "{out}");
-    assert!(lines[2].contains("\t0\t0\t0\t"), "{out}");
+    // Ambiguous and impossible are findings: the status says it, Error is empty.
+    assert!(lines[2].ends_with("\t0\t0\t1\t0\t\tambiguous"), "{out}");
+    assert!(lines[3].ends_with("\t\timpossible"), "{out}");
     let rows = ndjson_rows(&ok(grader_stdin(
         &["batch", "-", "--format", "ndjson"],
         &input,
@@ -569,7 +577,7 @@ fn times_add_a_column_and_change_nothing_else() {
     let mut timed_lines = timed.lines();
     assert_eq!(
         timed_lines.next().unwrap(),
-        "Puzzle #\tPuzzle String\tSuccess\tMax\tTotal\tMax Depth\tSteps\tMs\tError"
+        "Puzzle #\tPuzzle String\tSuccess\tMax\tTotal\tMax Depth\tSteps\tMs\tError\tStatus"
     );
     plain_lines.next();
     for (p, t) in plain_lines.zip(timed_lines) {

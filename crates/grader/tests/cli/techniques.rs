@@ -40,7 +40,12 @@ fn help_documents_exit_codes() {
     ] {
         let help = ok(grader(args));
         assert!(help.contains("Exit codes:"), "{args:?}: {help}");
-        for code in ["0  success", "1  other errors", "2  bad input", "3  solve"] {
+        for code in [
+            "0  success",
+            "1  the output could not be written",
+            "2  the input cannot be used",
+            "3  solve",
+        ] {
             assert!(help.contains(code), "{args:?}: {help}");
         }
     }
