@@ -1,9 +1,11 @@
 //! `grader techniques`: the ladder, easiest first, with each technique's id (for
-//! `--disable` and `--enable`), name, rating rule and what it finds — all from the
-//! techniques library's registry.
+//! `--disable` and `--enable`), name, rating rule and what it finds, then what each
+//! band of the rating scale means to a solver — all from the techniques library's
+//! registry.
 
 use clap::Args;
 use kenken_techniques::listing;
+use kenken_techniques::registry::SCALE;
 use std::process::ExitCode;
 
 #[derive(Args, Debug)]
@@ -29,8 +31,13 @@ pub fn run(_args: TechniquesArgs) -> anyhow::Result<ExitCode> {
     }
     text.push_str(
         "\nEach step applies the first technique, from the top, that removes something; \
-         naked singles (propagation) cannot be disabled.",
+         naked singles (propagation) cannot be disabled.\n\
+         \nA puzzle's rating is its hardest step's (max); the total adds up every step. \
+         What the max means to a solver:\n",
     );
-    crate::report::print(&text)?;
+    for band in SCALE {
+        text.push_str(&format!("  {band}\n"));
+    }
+    crate::report::print(text.trim_end())?;
     Ok(ExitCode::SUCCESS)
 }

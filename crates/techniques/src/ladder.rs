@@ -1,8 +1,9 @@
 //! A run of the ladder: the registry's techniques, made for one puzzle, grouped by
 //! rung, with the [`Context`] they share.
 
-use crate::registry::TechniqueKind;
-use crate::technique::{Context, Options, Technique};
+use crate::technique::{Context, Technique};
+use crate::Options;
+use crate::TechniqueKind;
 use crate::{Layout, State, Step};
 use kenken_model::{Budget, CageId, Exhausted};
 use std::ops::RangeInclusive;

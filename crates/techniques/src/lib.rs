@@ -21,9 +21,11 @@
 mod explain;
 mod geometry;
 mod grade;
+mod kind;
 pub mod labels;
 mod ladder;
 mod layout;
+mod options;
 pub mod position;
 mod rating;
 pub mod registry;
@@ -35,10 +37,11 @@ mod techniques;
 
 pub use explain::Evidence;
 pub use grade::{Grade, Grader, Status, Summary};
+pub use kind::TechniqueKind;
 pub use ladder::{listing, Ladder};
 pub use layout::Layout;
+pub use options::Options;
 pub use rating::Rating;
-pub use registry::TechniqueKind;
 pub use state::{Contradiction, Halt, State, StateError};
 pub use step::{fish_name, subset_name, Axis, CageCut, Reason, Slice, Step, Total};
-pub use technique::{Context, Options, Technique, MAX_CAGE_SET};
+pub use technique::{Context, Technique, MAX_CAGE_SET};

@@ -8,12 +8,15 @@
 //! Adding a technique: one file under `techniques/` with its [`Technique`], one
 //! row here.
 
+use crate::options;
 use crate::technique::Technique;
 use crate::techniques::{
     cage_combination, claiming, fish, hidden_single, hidden_subset, pointing, region,
 };
 use crate::{Layout, Rating};
+use crate::{Options, TechniqueKind};
 use std::fmt;
+use std::ops::RangeInclusive;
 
 /// One kind of step of the ladder.
 #[derive(Debug)]
@@ -103,7 +106,20 @@ impl RatingRule {
     pub fn range(&self) -> (Rating, Option<Rating>) {
         match *self {
             RatingRule::Fixed(t) => (Rating::tenths(t), Some(Rating::tenths(t))),
-            RatingRule::Scaled { base, cap, .. } => (Rating::tenths(base), cap.map(Rating::tenths)),
+            RatingRule::Scaled {
+                base,
+                per,
+                cap,
+                several_lines,
+                ..
+            } => {
+                let high = if per == 0 {
+                    Some(base + several_lines)
+                } else {
+                    cap
+                };
+                (Rating::tenths(base), high.map(Rating::tenths))
+            }
         }
     }
 }
@@ -286,14 +302,67 @@ pub static REGISTRY: &[Entry] = &[
     },
 ];
 
-/// A kind of step: a row of [`REGISTRY`].
-#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct TechniqueKind(u8);
+/// A band of the rating scale: the rungs it covers and what a max rating in it
+/// means to a solver. Its ratings come from the rows of those rungs.
+#[derive(Debug)]
+pub struct Band {
+    pub rungs: RangeInclusive<u8>,
+    pub meaning: &'static str,
+}
+
+/// The rating scale, a band per group of rungs, easiest first.
+pub static SCALE: &[Band] = &[
+    Band {
+        rungs: 0..=0,
+        meaning: "busywork: every step is a cell with one candidate left",
+    },
+    Band {
+        rungs: 1..=1,
+        meaning: "easy: each digit in turn has one place left in a row or column",
+    },
+    Band {
+        rungs: 2..=3,
+        meaning: "moderate: cages read against lines (a line's digit must come from one cage, or a cage forces a digit into a line)",
+    },
+    Band {
+        rungs: 4..=4,
+        meaning: "tricky: several digits or lines at once (hidden pairs and triples, X-Wings, Swordfish)",
+    },
+    Band {
+        rungs: 5..=6,
+        meaning: "hard: arithmetic over whole rows and columns (a slice of lines has a known total, and the cages crossing it must make it up)",
+    },
+    Band {
+        rungs: 7..=u8::MAX,
+        meaning: "very hard: cages played against each other (a combination of one cage fits no choice of its n-1 neighbours); each cage more adds 0.2",
+    },
+];
+
+impl Band {
+    /// The lowest and (when there is one) highest rating of its rows.
+    pub fn ratings(&self) -> (Rating, Option<Rating>) {
+        let rows = || REGISTRY.iter().filter(|e| self.rungs.contains(&e.rung));
+        let low = rows().map(|e| e.rating.range().0).min();
+        let high = rows()
+            .map(|e| e.rating.range().1)
+            .try_fold(Rating::tenths(0), |m, h| h.map(|h| m.max(h)));
+        (low.unwrap_or(Rating::tenths(0)), high)
+    }
+}
+
+impl fmt::Display for Band {
+    /// `1.5: moderate: …`, `2-2.9: …`, `4 and up: …`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.ratings() {
+            (low, Some(high)) if low == high => write!(f, "{low}")?,
+            (low, Some(high)) => write!(f, "{low}-{high}")?,
+            (low, None) => write!(f, "{low} and up")?,
+        }
+        write!(f, ": {}", self.meaning)
+    }
+}
 
 impl TechniqueKind {
-    /// Propagation's kind (naked singles): the registry's first row.
-    pub const PROPAGATION: TechniqueKind = TechniqueKind(0);
-
     /// Every kind, in ladder order.
     pub fn all() -> impl Iterator<Item = TechniqueKind> + Clone {
         (0..REGISTRY.len()).map(|i| TechniqueKind(i as u8))
@@ -322,11 +391,6 @@ impl TechniqueKind {
         self.entry().rating.rate(size, lines)
     }
 
-    /// Its place in the registry (0 for propagation).
-    pub fn index(self) -> usize {
-        self.0 as usize
-    }
-
     /// The technique that finds this kind's steps, made for a run over a puzzle of
     /// this layout, with every kind it finds ([`Finder::New`] and the
     /// [`Finder::Above`] rows below it); `None` for propagation.
@@ -347,6 +411,31 @@ impl TechniqueKind {
     /// Whether this kind's steps are found by the technique of the row above.
     pub(crate) fn shares_technique(self) -> bool {
         matches!(self.entry().finder, Finder::Above)
+    }
+}
+
+impl Default for Options {
+    /// The registry's defaults (see [`Entry::enabled`](crate::registry::Entry)).
+    fn default() -> Options {
+        let enabled = TechniqueKind::all()
+            .filter(|k| k.entry().enabled)
+            .fold(0, |m, k| m | options::bit(k));
+        Options {
+            enabled,
+            max_depth: 8,
+        }
+    }
+}
+
+impl Options {
+    /// The cage-combinations-only ladder of mode c: propagation and cage
+    /// combinations.
+    pub fn cage_combinations_only() -> Options {
+        let cages = TechniqueKind::from_id("cage-combination").expect("a registry row");
+        Options {
+            enabled: options::bit(TechniqueKind::PROPAGATION) | options::bit(cages),
+            ..Options::default()
+        }
     }
 }
 
@@ -386,6 +475,21 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn the_scale_covers_every_rung_once() {
+        let mut rungs: Vec<u8> = REGISTRY.iter().map(|e| e.rung).collect();
+        rungs.dedup();
+        for rung in rungs {
+            let bands = SCALE.iter().filter(|b| b.rungs.contains(&rung)).count();
+            assert_eq!(bands, 1, "rung {rung}");
+        }
+        let shown: Vec<String> = SCALE
+            .iter()
+            .map(|b| b.to_string().split(':').next().unwrap().to_string())
+            .collect();
+        assert_eq!(shown, ["0", "1", "1.5", "2-2.9", "3-3.9", "4 and up"]);
     }
 
     #[test]

@@ -2,8 +2,7 @@
 //! technique of a run shares: the options, the budget, when each cage and region
 //! last changed, and the deepest cage-combination level tried.
 
-use crate::registry::TechniqueKind;
-use crate::{Layout, State, Step};
+use crate::{Layout, Options, State, Step, TechniqueKind};
 use kenken_model::{bits, Budget, CageId, Exhausted};
 use std::ops::RangeInclusive;
 
@@ -27,57 +26,6 @@ pub trait Technique: Send {
 /// The most cages one cage-combination step may combine (the spec's "up to 8");
 /// region sums then allow one more unknown part.
 pub const MAX_CAGE_SET: usize = 8;
-
-/// Which techniques may be used and how deep cage combinations may go.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Options {
-    /// The enabled kinds, a bit per [`TechniqueKind::index`].
-    enabled: u32,
-    /// The largest number of cages a cage-combination step may combine (2..=8).
-    pub max_depth: usize,
-}
-
-impl Default for Options {
-    /// The registry's defaults (see [`Entry::enabled`](crate::registry::Entry)).
-    fn default() -> Options {
-        let enabled = TechniqueKind::all()
-            .filter(|k| k.entry().enabled)
-            .fold(0, |m, k| m | bit(k));
-        Options {
-            enabled,
-            max_depth: 8,
-        }
-    }
-}
-
-fn bit(kind: TechniqueKind) -> u32 {
-    1 << kind.index()
-}
-
-impl Options {
-    /// The cage-combinations-only ladder of mode c: propagation and cage
-    /// combinations.
-    pub fn cage_combinations_only() -> Options {
-        let cages = TechniqueKind::from_id("cage-combination").expect("a registry row");
-        Options {
-            enabled: bit(TechniqueKind::PROPAGATION) | bit(cages),
-            ..Options::default()
-        }
-    }
-
-    pub fn is_enabled(&self, kind: TechniqueKind) -> bool {
-        kind == TechniqueKind::PROPAGATION || self.enabled & bit(kind) != 0
-    }
-
-    /// Switches a technique off (propagation cannot be switched off).
-    pub fn disable(&mut self, kind: TechniqueKind) {
-        self.enabled &= !bit(kind);
-    }
-
-    pub fn enable(&mut self, kind: TechniqueKind) {
-        self.enabled |= bit(kind);
-    }
-}
 
 /// What every technique of a run shares.
 #[derive(Clone, Debug)]

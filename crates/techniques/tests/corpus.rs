@@ -264,7 +264,14 @@ fn ladder_consistency(e: &Entry) -> Option<String> {
         .find(|(_, g)| g.solved())
         .unwrap_or((last, full.clone()));
     let kind = kinds[k];
-    let (floor, ceiling) = kind.entry().rating.range();
+    // The ratings of the rung that level k completes (a level holds the earlier
+    // rows of its rung too: region sums come before region parity).
+    let floor = kind.entry().rating.range().0;
+    let ceiling = kinds[..=k]
+        .iter()
+        .filter(|k| k.entry().rung == kind.entry().rung)
+        .map(|k| k.entry().rating.range().1)
+        .try_fold(floor, |m, c| c.map(|c| m.max(c)));
     let within =
         floor <= full.max && full.max <= level.max && ceiling.into_iter().all(|c| level.max <= c);
     (!within).then(|| {
