@@ -12,11 +12,7 @@ impl Iterator for Ones {
 
     #[inline]
     fn next(&mut self) -> Option<usize> {
-        (self.0 != 0).then(|| {
-            let b = self.0.trailing_zeros() as usize;
-            self.0 &= self.0 - 1;
-            b
-        })
+        pop_first(&mut self.0)
     }
 
     fn size_hint(&self) -> (usize, Option<usize>) {
@@ -26,6 +22,18 @@ impl Iterator for Ones {
 }
 
 impl ExactSizeIterator for Ones {}
+
+/// Clears the lowest set bit of a word and gives its index: the step of a
+/// worklist whose word grows while it is worked through (`while let Some(i) =
+/// pop_first(&mut frontier) { … frontier |= new; }`).
+#[inline]
+pub fn pop_first(word: &mut u64) -> Option<usize> {
+    (*word != 0).then(|| {
+        let b = word.trailing_zeros() as usize;
+        *word &= *word - 1;
+        b
+    })
+}
 
 /// The set bits of a word, ascending.
 #[inline]

@@ -95,9 +95,7 @@ impl Size {
             // Bit sets (every cage of a Tatham puzzle): no allocation per cage read.
             let all = u64::MAX >> (64 - cells.len());
             let (mut seen, mut frontier) = (1u64, 1u64);
-            while frontier != 0 {
-                let i = frontier.trailing_zeros() as usize;
-                frontier &= frontier - 1;
+            while let Some(i) = bits::pop_first(&mut frontier) {
                 for j in bits::ones(all & !seen) {
                     if adjacent(cells[i], cells[j]) {
                         seen |= 1 << j;

@@ -414,7 +414,7 @@ impl State {
         let mut union_packed = 0u64;
         let width = cells.len();
         // (Made only on the path that uses them: most calls take the packed path,
-        // and zeroing 64 digit sets on each was 0.6 % of a 4×4's instructions.)
+        // which should not pay for zeroing 64 digit sets.)
         let mut union_small: [Digits; 64];
         let mut union_big: Vec<Digits>;
         let mut union: &[Digits] = &[];
@@ -500,17 +500,11 @@ impl State {
         }
     }
 
-    /// The (cell, digit) eliminations that removing the combinations `removed`
-    /// (ascending table indices) from `cage` causes directly: candidates of its cells
-    /// that no remaining live combination puts there. Steps report these, so a log
-    /// shows what a combination cut means on the grid.
-    pub fn eliminations_from_cut(&self, cage: CageId, removed: &[u32]) -> Vec<(CellId, Digit)> {
-        let mut out = Vec::new();
-        self.eliminations_from_cut_into(cage, removed, &mut out);
-        out
-    }
-
-    /// [`State::eliminations_from_cut`] appended to `out` (a step's own list).
+    /// Appends to `out` the (cell, digit) eliminations that removing the
+    /// combinations `removed` (ascending table indices) from `cage` causes
+    /// directly: candidates of its cells that no remaining live combination puts
+    /// there. Steps report these, so a log shows what a combination cut means on
+    /// the grid.
     fn eliminations_from_cut_into(
         &self,
         cage: CageId,

@@ -212,16 +212,7 @@ impl<'a> Walk<'a> {
         let mut all = [u64::MAX; MAX_WORDS];
         let mut left = all_of(set.len);
         while left != 0 {
-            // The group of the first cage left.
-            let mut group = left & left.wrapping_neg();
-            let mut frontier = group;
-            while frontier != 0 {
-                let k = frontier.trailing_zeros() as usize;
-                frontier &= frontier - 1;
-                let new = set.links[k] & left & !group;
-                group |= new;
-                frontier |= new;
-            }
+            let group = first_group(&set.links, left);
             left &= !group;
             let mut reach = [0u64; MAX_WORDS];
             for k in bits::ones(u64::from(group)) {
@@ -300,19 +291,20 @@ pub(super) fn all_of(n: usize) -> u8 {
 
 /// Whether the cages of `members` (a bit set over the set) form one linked group.
 pub(super) fn connected(links: &[u8; MAX_CAGE_SET], members: u8) -> bool {
-    if members == 0 {
-        return true;
-    }
+    first_group(links, members) == members
+}
+
+/// The linked group, within `members` (a bit set over the set), of its first
+/// cage; empty when `members` is.
+fn first_group(links: &[u8; MAX_CAGE_SET], members: u8) -> u8 {
     let first = members & members.wrapping_neg();
-    let (mut reached, mut frontier) = (first, first);
-    while frontier != 0 {
-        let i = frontier.trailing_zeros() as usize;
-        frontier &= frontier - 1;
-        let new = links[i] & members & !reached;
-        reached |= new;
-        frontier |= new;
+    let (mut group, mut frontier) = (first, u64::from(first));
+    while let Some(i) = bits::pop_first(&mut frontier) {
+        let new = links[i] & members & !group;
+        group |= new;
+        frontier |= u64::from(new);
     }
-    reached == members
+    group
 }
 
 /// Whether some cage of a connected set of three or more is a cut cage: one whose

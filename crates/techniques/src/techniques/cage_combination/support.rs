@@ -12,9 +12,9 @@
 //! other a choice is tried, and all the other's combinations it leaves are marked
 //! at once.
 //!
-//! A linked pair checked on its own is settled from its table when it has one;
-//! until a run searches sets of three cages, which reuse tables, a pair without
-//! one is checked by testing footprints directly instead of building it.
+//! A linked pair checked on its own is settled from its table once the run
+//! searches sets of three cages (which reuse the tables); before that, it is
+//! checked by testing footprints directly off the state, without building one.
 
 use crate::step::CageCut;
 use crate::{Layout, State};
@@ -387,15 +387,12 @@ impl<'a> Scratch<'a> {
     pub fn unsupported(&mut self, set: &[usize]) -> Result<Vec<CageCut>, Exhausted> {
         let n = set.len();
         // Before sets of three are searched (see `set_pair_tables`) no pair table
-        // is built, so a small pair is checked off the state, its cages' live
-        // lists left as they are (they are brought up to date below, when a check
-        // reads them).
+        // is built, so a pair is checked off the state, its cages' live lists left
+        // as they are (they are brought up to date below, when a check reads them).
         if n == 2 && !self.pair_tables {
             let (a, b) = (self.cages[set[0]], self.cages[set[1]]);
             if self.state.layout().linked(a, b) {
-                if let Some(cuts) = self.small_pair(a, b) {
-                    return Ok(cuts);
-                }
+                return self.direct_pair(a, b);
             }
         }
         for &x in set {
@@ -416,13 +413,9 @@ impl<'a> Scratch<'a> {
         if n == 2 {
             let (a, b) = (self.cages[set[0]], self.cages[set[1]]);
             if layout.linked(a, b) {
-                if self.pair_tables || self.cache.pair_fresh(a, b) {
-                    self.cache
-                        .refresh_pair(layout, a, b, self.clock, self.budget)?;
-                    self.pair_support(set, a.index() * count + b.index())?;
-                } else {
-                    self.direct_pair_support(set)?;
-                }
+                self.cache
+                    .refresh_pair(layout, a, b, self.clock, self.budget)?;
+                self.pair_support(set, a.index() * count + b.index())?;
                 return Ok(self.cuts(set));
             }
         }
@@ -488,7 +481,7 @@ impl<'a> Scratch<'a> {
         let live_a = &self.cache.lists[self.cages[set[0]].index()].live;
         let live_b = &self.cache.lists[self.cages[set[1]].index()].live;
         let (first, second) = self.supported.split_at_mut(self.offset[1]);
-        for p in ones(live_a) {
+        for p in bits::ones_in(live_a) {
             self.budget.spend(live_b.len() as u64)?;
             let mut any = 0;
             for ((s, &r), &l) in second.iter_mut().zip(table.row(p)).zip(live_b) {
@@ -503,116 +496,66 @@ impl<'a> Scratch<'a> {
         Ok(())
     }
 
-    /// Marks the supported combinations of a linked pair by testing footprints
-    /// directly, without a pair table: a combination of the first cage looks for
-    /// partners among the second's not yet supported ones (marking every one it
-    /// meets), then, if it has none, for one among the rest. Once every combination
-    /// of the second cage is supported, each of the first stops at its first
-    /// partner, so a pair that removes nothing, the usual case, costs little more
-    /// than a test per combination.
-    fn direct_pair_support(&mut self, set: &[usize]) -> Result<(), Exhausted> {
-        match self.state.layout().fp_words {
-            1 => self.direct_pairs::<1>(set),
-            2 => self.direct_pairs::<2>(set),
-            3 => self.direct_pairs::<3>(set),
-            4 => self.direct_pairs::<4>(set),
-            _ => self.direct_pairs::<0>(set),
-        }
-    }
-
-    /// The cuts of a linked pair checked by direct footprint tests when it is
-    /// small: footprints of at most two words (grids up to 8×8) and at most 64
-    /// combinations in each cage's table, so that a cage's live combinations are one
-    /// word of the state and each test is one or two ANDs; the same tests in the
-    /// same order as [`Scratch::direct_pair_support`], read straight off the state
-    /// and the layout (no live list, no buffer). `None` otherwise.
+    /// The cuts of a linked pair checked by testing footprints directly, without a
+    /// pair table, read straight off the state (positions are combination indices):
+    /// a combination of the first cage looks for partners among the second's not
+    /// yet supported ones (marking every one it meets), then, if it has none, for
+    /// one among the rest. Once every combination of the second cage is supported,
+    /// each of the first stops at its first partner, so a pair that removes
+    /// nothing, the usual case, costs little more than a test per combination.
     ///
     /// Pairs are nearly every set a small grid's search checks (a 4×4 checks a
     /// handful per step), so their fixed costs are most of its cage comparisons.
-    fn small_pair(&self, a: CageId, b: CageId) -> Option<Vec<CageCut>> {
+    fn direct_pair(&mut self, a: CageId, b: CageId) -> Result<Vec<CageCut>, Exhausted> {
         match self.state.layout().fp_words {
-            1 => self.small_pair_in::<1>(a, b),
-            2 => self.small_pair_in::<2>(a, b),
-            _ => None,
+            1 => self.direct_pair_in::<1>(a, b),
+            2 => self.direct_pair_in::<2>(a, b),
+            3 => self.direct_pair_in::<3>(a, b),
+            4 => self.direct_pair_in::<4>(a, b),
+            _ => self.direct_pair_in::<0>(a, b),
         }
     }
 
-    /// [`Scratch::small_pair`] for footprints of `W` words.
-    fn small_pair_in<const W: usize>(&self, a: CageId, b: CageId) -> Option<Vec<CageCut>> {
+    /// [`Scratch::direct_pair`] for footprints of `W` words (0: any).
+    fn direct_pair_in<const W: usize>(
+        &mut self,
+        a: CageId,
+        b: CageId,
+    ) -> Result<Vec<CageCut>, Exhausted> {
         let state = self.state;
         let layout = state.layout();
-        // A cage's live word, and its footprints (`W` words each, by combination).
-        let words = |cage: CageId| {
+        // A cage's live words, bits past its combinations cleared.
+        let live = |cage: CageId| {
             let (words, len) = state.live_words(cage);
-            let live = (1..=64)
-                .contains(&len)
-                .then(|| words[0] & (u64::MAX >> (64 - len)));
-            (live, layout.footprints_of(cage))
+            move |w: usize| words[w] & bits::tail_mask(len, w)
         };
-        let ((Some(live_a), fps_a), (Some(live_b), fps_b)) = (words(a), words(b)) else {
-            return None;
-        };
-        let footprint = |fps: &[u64], i: usize| -> u128 {
-            let fp = &fps[i * W..(i + 1) * W];
-            u128::from(fp[0]) | fp.get(1).map_or(0, |&w| u128::from(w) << 64)
-        };
-        let (fp_a, fp_b) = (|i| footprint(fps_a, i), |i| footprint(fps_b, i));
-        let (mut supported_a, mut supported_b) = (0u64, 0u64);
-        for p in bits::ones(live_a) {
-            let fa = fp_a(p);
-            // The second cage's combinations not yet supported first; only when
-            // none of them fits, the supported ones.
-            let mut found = false;
-            for q in bits::ones(live_b & !supported_b) {
-                if fa & fp_b(q) == 0 {
-                    supported_b |= 1 << q;
-                    found = true;
-                }
-            }
-            if !found {
-                found = bits::ones(live_b & supported_b).any(|q| fa & fp_b(q) == 0);
-            }
-            // A mask, not a branch: whether it found a partner is the data.
-            supported_a |= u64::from(found) << p;
-        }
-        let mut cuts = Vec::new();
-        for (cage, live, supported) in [(a, live_a, supported_a), (b, live_b, supported_b)] {
-            // Positions are combination indices here.
-            let live_count = state.live_count(cage);
-            cuts.extend(cut_of(
-                cage,
-                |p| p as u32,
-                live_count,
-                1,
-                |_| live & !supported,
-            ));
-        }
-        Some(cuts)
-    }
-
-    /// [`Scratch::direct_pair_support`] for footprints of `W` words (0: any).
-    fn direct_pairs<const W: usize>(&mut self, set: &[usize]) -> Result<(), Exhausted> {
-        let layout = self.state.layout();
-        let (a, b) = (self.cages[set[0]], self.cages[set[1]]);
-        let (list_a, list_b) = (&self.cache.lists[a.index()], &self.cache.lists[b.index()]);
-        let (first, second) = self.supported.split_at_mut(self.offset[1]);
+        let (live_a, live_b) = (live(a), live(b));
+        let (words_a, words_b) = (
+            state.live_words(a).1.div_ceil(64),
+            state.live_words(b).1.div_ceil(64),
+        );
+        self.supported.clear();
+        resize_within(&mut self.supported, words_a + words_b, 0, self.budget)?;
+        let (first, second) = self.supported.split_at_mut(words_a);
         // The second cage's combinations not yet supported.
-        let mut open_b: u32 = list_b.live.iter().map(|w| w.count_ones()).sum();
+        let mut open_b: u32 = (0..words_b).map(|w| live_b(w).count_ones()).sum();
+        // Each cage's footprints, `stride` words each (a constant when `W` is).
+        let stride = if W > 0 { W } else { layout.fp_words };
+        let (fps_a, fps_b) = (layout.footprints_of(a), layout.footprints_of(b));
         let tests = std::cell::Cell::new(0u64);
         let compatible = |fa: &[u64], q: usize| {
             tests.set(tests.get() + 1);
-            disjoint::<W>(fa, layout.footprint(b, list_b.combos[q] as usize))
+            disjoint::<W>(fa, &fps_b[q * stride..(q + 1) * stride])
         };
-        for p in ones(&list_a.live) {
+        for p in (0..words_a).flat_map(|w| bits::ones(live_a(w)).map(move |b| w * 64 + b)) {
             self.budget.spend(tests.replace(0) + 1)?;
-            let fa = layout.footprint(a, list_a.combos[p] as usize);
+            let fa = &fps_a[p * stride..(p + 1) * stride];
             let mut found = false;
             if open_b > 0 {
-                for (w, (&l, s)) in list_b.live.iter().zip(second.iter_mut()).enumerate() {
-                    for b in bits::ones(l & !*s) {
-                        let q = w * 64 + b;
-                        if compatible(fa, q) {
-                            *s |= 1 << (q % 64);
+                for (w, s) in second.iter_mut().enumerate() {
+                    for bit in bits::ones(live_b(w) & !*s) {
+                        if compatible(fa, w * 64 + bit) {
+                            *s |= 1 << bit;
                             open_b -= 1;
                             found = true;
                         }
@@ -620,18 +563,24 @@ impl<'a> Scratch<'a> {
                 }
             }
             if !found {
-                found = list_b
-                    .live
-                    .iter()
-                    .zip(&*second)
-                    .enumerate()
-                    .any(|(w, (&l, &s))| bits::ones(l & s).any(|b| compatible(fa, w * 64 + b)));
+                found = second.iter().enumerate().any(|(w, &s)| {
+                    bits::ones(live_b(w) & s).any(|bit| compatible(fa, w * 64 + bit))
+                });
             }
-            if found {
-                first[p / 64] |= 1 << (p % 64);
-            }
+            // A mask, not a branch: whether it found a partner is the data.
+            first[p / 64] |= u64::from(found) << (p % 64);
         }
-        Ok(())
+        let mut cuts = Vec::new();
+        for (cage, supported, live) in [(a, &*first, &live_a), (b, &*second, &live_b)] {
+            cuts.extend(cut_of(
+                cage,
+                |p| p as u32,
+                state.live_count(cage),
+                supported.len(),
+                |w| live(w) & !supported[w],
+            ));
+        }
+        Ok(cuts)
     }
 
     /// The cuts of the set: its cages' live combinations not marked supported.
@@ -807,14 +756,6 @@ fn disjoint<const W: usize>(fa: &[u64], fb: &[u64]) -> bool {
         (Some(x), Some(y)) if W > 0 => x.iter().zip(y).fold(0, |acc, (x, y)| acc | (x & y)) == 0,
         _ => fa.iter().zip(fb).all(|(x, y)| x & y == 0),
     }
-}
-
-/// The set bits of a bit set, ascending.
-fn ones(words: &[u64]) -> impl Iterator<Item = usize> + '_ {
-    words
-        .iter()
-        .enumerate()
-        .flat_map(|(w, &word)| bits::ones(word).map(move |b| w * 64 + b))
 }
 
 #[cfg(test)]

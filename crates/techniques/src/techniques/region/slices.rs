@@ -86,8 +86,8 @@ type CagePositions = BitSet<{ (MAX_SIZE * MAX_SIZE).div_ceil(64) }>;
 ///
 /// A slice's parts are its lines' parts merged: a pass over a few cages per line
 /// instead of over every cell of the slice, with each part's positions coming out
-/// sorted. (A 7×7 grid has 55 slices holding 1 127 cells; on the reference file's
-/// line 332 this took 10 % off its grading's instructions and 9 % off its time.)
+/// sorted (a 7×7 grid has 55 slices holding 1 127 cells, but only a few cages
+/// per line).
 #[derive(Clone, Debug, Default)]
 struct LineParts {
     parts: Vec<(CageId, CagePositions)>,
