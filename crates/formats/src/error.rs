@@ -47,10 +47,8 @@ pub enum Rule {
     // ---- any format ----
     #[error("the input is empty")]
     Empty,
-    #[error("the input is not in any known puzzle format (expected a Tatham Keen game ID, a SudokuWiki K6C/D6C string, the '# <size>' text format or a letter grid)")]
+    #[error("the input is not in any known puzzle format (expected a Tatham Keen game ID, a SudokuWiki K6C/D6C string or KenKen URL, the '# <size>' text format or a letter grid)")]
     UnknownFormat,
-    #[error("the {0} format can be written but not read")]
-    ReadNotSupported(Format),
     #[error("{0}")]
     Model(ModelError),
 
@@ -104,6 +102,18 @@ pub enum Rule {
         "field value {0} is in a cell that is neither its cage's clue cell nor its operator cell"
     )]
     StrayField(u32),
+
+    // ---- SudokuWiki unpacked URL ----
+    #[error("a SudokuWiki KenKen URL holds `KenKen6x6.aspx?bd=`")]
+    UrlPrefix,
+    #[error("the URL's bd= value starts with 36 cage colours (digits 1 to 5) and a comma, not {0} digits")]
+    UrlColours(usize),
+    #[error("the URL has 36 cell entries after its colours, each followed by a comma, not {0}")]
+    UrlEntries(usize),
+    #[error("{0:?} is not a cage's clue and operator (12x, 3-, 2/, 7+, or a bare value for a single cell)")]
+    UrlEntry(String),
+    #[error("{0:?} stands in a cell that is not its cage's first cell")]
+    UrlStrayEntry(String),
 
     // ---- text and letter-grid formats ----
     #[error("the first line must be '# <size>'")]

@@ -45,7 +45,7 @@ pub enum Format {
     K6c,
     /// SudokuWiki packed KenDoku 6x6, version C (read and write).
     D6c,
-    /// SudokuWiki's unpacked `KenKen6x6.aspx?bd=` URL (write only).
+    /// SudokuWiki's unpacked `KenKen6x6.aspx?bd=` URL (read and write).
     SudokuWiki,
     /// The line-per-cage text format (read and write).
     Text,
@@ -87,11 +87,6 @@ impl Format {
             Format::Text => "text format",
             Format::LetterGrid => "letter grid",
         }
-    }
-
-    /// Whether this crate can read the format.
-    pub fn can_read(self) -> bool {
-        self != Format::SudokuWiki
     }
 
     /// Whether this crate can write the format.
@@ -240,11 +235,7 @@ pub fn read_any(input: &str, format: Option<Format>) -> Result<Imported, FormatE
                 ..plain(puzzle)
             })
         }
-        Format::SudokuWiki => Err(FormatError::new(
-            format,
-            Position::Input,
-            Rule::ReadNotSupported(format),
-        )),
+        Format::SudokuWiki => sudokuwiki::read_url(input).map(plain),
         Format::Text => text::read(input).map(plain),
         Format::LetterGrid => letter_grid::read(input).map(plain),
     }

@@ -112,6 +112,23 @@ pub fn unpacked_url_entry(op: Op, clue: u64) -> String {
     }
 }
 
+/// Reads an unpacked URL entry (see [`unpacked_url_entry`]) of a cage of `cells`
+/// cells: `<clue><op>` with `+ - x * /`, or a bare value for a single cell. `None`
+/// when it is neither.
+pub fn parse_unpacked_url_entry(entry: &str, cells: usize) -> Option<(Op, u64)> {
+    let digits = entry.bytes().take_while(u8::is_ascii_digit).count();
+    let clue: u64 = entry[..digits].parse().ok()?;
+    let op = match &entry[digits..] {
+        "" if cells == 1 => Op::Given,
+        "+" => Op::Add,
+        "-" => Op::Sub,
+        "x" | "X" | "*" => Op::Mul,
+        "/" => Op::Div,
+        _ => return None,
+    };
+    Some((op, clue))
+}
+
 // ---------------------------------------------------------------------------------
 // Writers
 // ---------------------------------------------------------------------------------

@@ -1,6 +1,6 @@
 //! SudokuWiki's KenKen strings: the packed `K6C` (KenKen 6x6) and `D6C` (KenDoku
 //! 6x6, 2x3 boxes) strings with per-cell progress, and the unpacked
-//! `KenKen6x6.aspx?bd=` URL (write only).
+//! `KenKen6x6.aspx?bd=` URL.
 //!
 //! A packed string is the prefix then 36 cells in reading order, 4 base-36 digits
 //! each, of `p = (colour << 18) + (field << 7) + progress`:
@@ -132,30 +132,7 @@ pub fn read_packed(input: &str) -> Result<(Puzzle, Vec<CellProgress>), FormatErr
         );
     }
 
-    // Cages are the edge-connected areas of one colour, each in reading order.
-    let mut area = [usize::MAX; SIDE * SIDE];
-    let mut cages = Vec::new();
-    for first in 0..SIDE * SIDE {
-        if area[first] != usize::MAX {
-            continue;
-        }
-        let id = cages.len();
-        let mut cells = vec![first];
-        area[first] = id;
-        let mut k = 0;
-        while k < cells.len() {
-            let c = cells[k];
-            k += 1;
-            for n in neighbours(c) {
-                if area[n] == usize::MAX && colour[n] == colour[c] {
-                    area[n] = id;
-                    cells.push(n);
-                }
-            }
-        }
-        cells.sort_unstable();
-        cages.push(cells);
-    }
+    let cages = colour_areas(&colour);
     let mut pending = Vec::with_capacity(cages.len());
     for cells in cages {
         let anchor = cells[0];
@@ -194,6 +171,116 @@ pub fn read_packed(input: &str) -> Result<(Puzzle, Vec<CellProgress>), FormatErr
     let boxes = kendoku.then_some((2, 3));
     let puzzle = crate::cages::assemble(format, size, pending, boxes)?;
     Ok((puzzle, progress))
+}
+
+/// The cages of a colouring: the edge-connected areas of one colour, each in
+/// reading order, in the order of their first cells.
+fn colour_areas(colour: &[u32; SIDE * SIDE]) -> Vec<Vec<usize>> {
+    let mut area = [usize::MAX; SIDE * SIDE];
+    let mut cages = Vec::new();
+    for first in 0..SIDE * SIDE {
+        if area[first] != usize::MAX {
+            continue;
+        }
+        let id = cages.len();
+        let mut cells = vec![first];
+        area[first] = id;
+        let mut k = 0;
+        while k < cells.len() {
+            let c = cells[k];
+            k += 1;
+            for n in neighbours(c) {
+                if area[n] == usize::MAX && colour[n] == colour[c] {
+                    area[n] = id;
+                    cells.push(n);
+                }
+            }
+        }
+        cells.sort_unstable();
+        cages.push(cells);
+    }
+    cages
+}
+
+/// Reads SudokuWiki's unpacked KenKen URL (`…KenKen6x6.aspx?bd=` + 36 cage colours
+/// `1`–`5` + `,` + each cell's entry and a `,`): cages are the edge-connected
+/// areas of one colour, and a cage's clue and operator (`12x`, `3-`, `2/`, `7+`, or
+/// a bare value for a given) stand in its first cell, nothing in its others.
+pub fn read_url(input: &str) -> Result<Puzzle, FormatError> {
+    const KEY: &str = "kenken6x6.aspx?bd=";
+    let format = Format::SudokuWiki;
+    let Some(key) = find_ignore_ascii_case(input, KEY) else {
+        return Err(FormatError::new(format, Position::Input, Rule::UrlPrefix));
+    };
+    let start = key + KEY.len();
+    let rest = &input[start..];
+    let body = rest[..rest.find(['&', '#']).unwrap_or(rest.len())].trim_end();
+    let at = |offset: usize| char_offset(input, start + offset);
+    let size = Size::new(SIDE).map_err(|e| FormatError::from((format, e)))?;
+
+    let mut colour = [0u32; SIDE * SIDE];
+    let digits = body.bytes().take_while(u8::is_ascii_digit).count();
+    if digits != SIDE * SIDE || body.as_bytes().get(digits) != Some(&b',') {
+        return Err(FormatError::at(format, at(0), Rule::UrlColours(digits)));
+    }
+    for (cell, b) in body.bytes().take(SIDE * SIDE).enumerate() {
+        match b {
+            b'1'..=b'5' => colour[cell] = u32::from(b - b'1'),
+            _ => {
+                return Err(FormatError::at(
+                    format,
+                    at(cell),
+                    Rule::Colour(u32::from(b - b'0')),
+                ))
+            }
+        }
+    }
+    let entries_text = &body[digits + 1..];
+    let mut entries: Vec<&str> = entries_text.split(',').collect();
+    // Each entry is followed by a comma, so the last piece is empty.
+    if entries.last() == Some(&"") {
+        entries.pop();
+    }
+    if entries.len() != SIDE * SIDE {
+        return Err(FormatError::at(
+            format,
+            at(digits + 1),
+            Rule::UrlEntries(entries.len()),
+        ));
+    }
+    let cell_at = |c: usize| Position::Cell {
+        row: c / SIDE,
+        col: c % SIDE,
+    };
+    let mut pending = Vec::new();
+    for cells in colour_areas(&colour) {
+        let anchor = cells[0];
+        for &c in &cells[1..] {
+            if !entries[c].trim().is_empty() {
+                return Err(FormatError::new(
+                    format,
+                    cell_at(c),
+                    Rule::UrlStrayEntry(entries[c].trim().chars().take(40).collect()),
+                ));
+            }
+        }
+        let (op, clue) = our_reading::parse_unpacked_url_entry(entries[anchor].trim(), cells.len())
+            .ok_or_else(|| {
+                FormatError::new(
+                    format,
+                    cell_at(anchor),
+                    Rule::UrlEntry(entries[anchor].trim().chars().take(40).collect()),
+                )
+            })?;
+        pending.push(PendingCage {
+            cells: cells.iter().map(|&c| CellId::new(c)).collect(),
+            op,
+            clue,
+            position: cell_at(anchor),
+            label: format!("at {}", size.cell_label(CellId::new(anchor))),
+        });
+    }
+    crate::cages::assemble(format, size, pending, None)
 }
 
 /// Writes a KenKen 6x6 as a K6C string. `progress` (36 cells, reading order) is a
@@ -567,5 +654,27 @@ mod tests {
         assert!(u.starts_with(URL_PREFIX));
         assert!(u.contains(",2-,,9+,"), "{u}");
         assert_eq!(u.matches(',').count(), 37);
+        assert_eq!(read_url(&u).unwrap(), p);
+        // Pasted with more parameters after it, and `*` for times.
+        let pasted = format!("{}&x=1", u.replace(",6x,", ",6*,"));
+        assert_eq!(read_url(&pasted).unwrap(), p);
+    }
+
+    #[test]
+    fn url_errors_say_what_is_wrong() {
+        let u = write_url(&tatham::read(README).unwrap()).unwrap();
+        let rule = |s: &str| read_url(s).unwrap_err().rule;
+        assert_eq!(rule("https://example.org/?bd=1"), Rule::UrlPrefix);
+        assert_eq!(rule(&u.replacen("?bd=1", "?bd=", 1)), Rule::UrlColours(35));
+        assert_eq!(rule(&u.replacen("?bd=1", "?bd=6", 1)), Rule::Colour(6));
+        assert_eq!(rule(&u.replace(",2/,,", ",2/,")), Rule::UrlEntries(35));
+        assert_eq!(
+            rule(&u.replace(",9+,", ",9%,")),
+            Rule::UrlEntry("9%".into())
+        );
+        assert_eq!(
+            rule(&u.replace(",2-,,", ",2-,3,")),
+            Rule::UrlStrayEntry("3".into())
+        );
     }
 }

@@ -61,6 +61,8 @@ pub enum FromFormat {
     K6c,
     /// SudokuWiki packed KenDoku 6x6.
     D6c,
+    /// SudokuWiki's KenKen 6x6 solver URL.
+    Sudokuwiki,
     /// One line per cage ("# 3" / "+ 3 A1 B1").
     Text,
     /// Size line, a letter per cell, then the clues.
@@ -73,6 +75,7 @@ impl From<FromFormat> for Format {
             FromFormat::Tatham => Format::Tatham,
             FromFormat::K6c => Format::K6c,
             FromFormat::D6c => Format::D6c,
+            FromFormat::Sudokuwiki => Format::SudokuWiki,
             FromFormat::Text => Format::Text,
             FromFormat::LetterGrid => Format::LetterGrid,
         }
