@@ -40,6 +40,7 @@ Exit codes:
      other rows are still written)
   3  solve: a puzzle does not have exactly one solution (ambiguous, impossible, or
      --timeout passed first); check: the position contradicts the solution
+  4  generate: --max-tries or --timeout stopped it before --count puzzles were found
 When several apply to a batch, the lower code wins (1, then 2, then 3).";
 
 #[derive(Parser, Debug)]

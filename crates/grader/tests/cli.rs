@@ -20,6 +20,8 @@ mod hint;
 mod inputs;
 #[path = "cli/ratings.rs"]
 mod ratings;
+#[path = "cli/readme.rs"]
+mod readme;
 #[path = "cli/reference.rs"]
 mod reference;
 #[path = "cli/render.rs"]
