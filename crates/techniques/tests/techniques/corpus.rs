@@ -16,8 +16,6 @@
 //! Puzzles are graded on every core (each one single-threaded), largest grids first so
 //! the threads finish together.
 
-mod common;
-
 use kenken_model::Puzzle;
 use kenken_search::Verdict;
 use kenken_techniques::{Grader, Options, Rating, Status, TechniqueKind};

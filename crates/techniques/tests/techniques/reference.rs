@@ -1,5 +1,5 @@
 //! Compatibility with the reference solver on ../shared/reference.
-mod common;
+use crate::common;
 
 use kenken_techniques::{Grader, Options};
 use std::io::BufRead;
