@@ -8,11 +8,14 @@
 //! * [`grading`]: the runs a mode asks for, the grading of one puzzle, its row
 //!   (TSV, NDJSON) and the tally of a batch.
 //! * [`solving`]: the exhaustive search of one puzzle and its row.
+//! * [`generating`]: generated puzzles as rows, and a run's attempts cut into
+//!   ranges that can run anywhere.
 //! * [`text`]: how text is cut and escaped in rows and messages.
 //!
 //! Progress is told through [`pipeline::Progress`], so a command line can draw a
 //! bar and a library caller can count; nothing here writes to the terminal.
 
+pub mod generating;
 pub mod grading;
 pub mod pipeline;
 pub mod solving;
