@@ -3,22 +3,18 @@
 //! `Status`) or NDJSON.
 //!
 //! The input is read by [`kenken_formats::batch`] and streamed through
-//! [`crate::pipeline`]. A puzzle that cannot be read or built gets a row saying why
+//! [`crate::pipeline`]; the grading and the rows are [`kenken_batch`]'s. A puzzle that cannot be read or built gets a row saying why
 //! and one line on stderr; the batch goes on, and exits with code 2 at the end.
 
 use crate::exit::{BAD_INPUT, FAILURE};
-use crate::input::{open_batch, relaxed_warning};
-use crate::ladder_args::{LadderArgs, Mode, Runs};
-use crate::pipeline::{self, Rows, Settings, Work};
-use crate::report::{self, Outcome, Tally};
+use crate::input::open_batch;
+use crate::ladder_args::LadderArgs;
+use crate::pipeline::{self, Settings};
 use anyhow::Context;
-use clap::{Args, ValueEnum};
-use kenken_formats::batch::Entry;
-use kenken_formats::Imported;
-use kenken_techniques::{Grader, Options, Summary};
-use std::io::{self, Write};
+use clap::Args;
+use kenken_batch::{GradeRows, Grading, RowFormat};
+use std::io;
 use std::process::ExitCode;
-use std::time::Duration;
 
 #[derive(Args, Debug)]
 pub struct BatchArgs {
@@ -30,7 +26,7 @@ pub struct BatchArgs {
     pub input: String,
     /// The output rows.
     #[arg(long, value_enum, default_value = "tsv")]
-    pub format: OutputFormat,
+    pub format: RowFormat,
     #[command(flatten)]
     pub ladder: LadderArgs,
     /// Worker threads (default: every core).
@@ -53,15 +49,6 @@ pub struct BatchArgs {
     pub summary: bool,
 }
 
-/// The output rows' format.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-pub enum OutputFormat {
-    /// Tab-separated, with a header line.
-    Tsv,
-    /// One JSON object per line.
-    Ndjson,
-}
-
 /// The worker count `--jobs` asks for (default: every core).
 pub fn jobs(arg: Option<u16>) -> usize {
     arg.map(usize::from).unwrap_or_else(|| {
@@ -80,15 +67,8 @@ pub fn run(args: BatchArgs) -> anyhow::Result<ExitCode> {
         quiet: args.quiet,
         times: args.times,
     };
-    let work = Grading {
-        runs: args.ladder.runs(),
-    };
-    let mut rows = GradeRows {
-        mode: args.ladder.mode,
-        format: args.format,
-        times: args.times,
-        tally: Tally::default(),
-    };
+    let work = Grading::new(&args.ladder.settings());
+    let mut rows = GradeRows::new(args.ladder.mode, args.format, args.times);
     let finished = pipeline::run(entries, &settings, &work, &mut rows)?;
     let tally = rows.tally;
     if args.summary {
@@ -119,100 +99,4 @@ pub fn run(args: BatchArgs) -> anyhow::Result<ExitCode> {
         return Ok(ExitCode::from(BAD_INPUT));
     }
     Ok(ExitCode::SUCCESS)
-}
-
-/// Grading a puzzle: the runs its mode asks for.
-struct Grading {
-    runs: Runs,
-}
-
-impl Work for Grading {
-    type Outcome = Outcome;
-
-    fn work(&self, imported: Imported) -> Outcome {
-        let runs = self.runs.starting_now();
-        let warning = relaxed_warning(&imported);
-        // The runs' deadline bounds the solution count too, which only runs when a
-        // run does not solve the puzzle (to tell stuck, ambiguous and impossible
-        // apart).
-        let grader = match Grader::deferred_owned(imported.puzzle, runs.limits) {
-            Ok(g) => g,
-            // The tables alone exhaust the limits: every run ends there.
-            Err(why) => {
-                let stopped = |o: Option<Options>| o.map(|_| Summary::stopped_by(why));
-                return Outcome::Graded {
-                    normal: stopped(runs.normal),
-                    cc: stopped(runs.cc),
-                    warning,
-                };
-            }
-        };
-        let run = |options: Option<Options>| options.map(|o| grader.rate(o));
-        // Mode b's two runs are independent: let an idle worker take one, so a slow
-        // puzzle at the end of a batch does not leave the other cores waiting.
-        let (normal, cc) = rayon::join(|| run(runs.normal), || run(runs.cc));
-        Outcome::Graded {
-            normal,
-            cc,
-            warning,
-        }
-    }
-}
-
-impl pipeline::Outcome for Outcome {
-    fn invalid(reason: String) -> Outcome {
-        Outcome::Invalid(reason)
-    }
-
-    fn internal(message: String) -> Outcome {
-        Outcome::Internal(message)
-    }
-
-    fn failure(&self) -> Option<&str> {
-        match self {
-            Outcome::Invalid(e) | Outcome::Internal(e) => Some(e),
-            Outcome::Graded { .. } => None,
-        }
-    }
-
-    fn warning(&self) -> Option<&str> {
-        match self {
-            Outcome::Graded { warning, .. } => warning.as_deref(),
-            _ => None,
-        }
-    }
-}
-
-/// The rows of `batch`, and the tally of what they hold.
-struct GradeRows {
-    mode: Mode,
-    format: OutputFormat,
-    times: bool,
-    tally: Tally,
-}
-
-impl Rows<Outcome> for GradeRows {
-    fn header(&mut self, out: &mut dyn Write) -> io::Result<()> {
-        match self.format {
-            OutputFormat::Tsv => report::write_tsv_header(out, self.mode, self.times),
-            OutputFormat::Ndjson => Ok(()),
-        }
-    }
-
-    fn row(
-        &mut self,
-        out: &mut dyn Write,
-        entry: &Entry,
-        shown: &str,
-        outcome: &Outcome,
-        took: Option<Duration>,
-    ) -> io::Result<()> {
-        self.tally.add(outcome);
-        match self.format {
-            OutputFormat::Tsv => {
-                report::write_tsv(out, self.mode, entry.index, shown, outcome, took)
-            }
-            OutputFormat::Ndjson => report::write_ndjson(out, entry.index, shown, outcome, took),
-        }
-    }
 }

@@ -5,11 +5,11 @@
 use crate::exit::BAD_INPUT;
 use crate::ladder_args::TechniqueArg;
 use anyhow::Context;
-use clap::{Args, ValueEnum};
+use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
-use kenken_formats::{sudokuwiki, tatham, text, Strictness};
+use kenken_batch::generating::{check_format, generated_line, rating, GenerateFormat};
+use kenken_formats::{tatham, Strictness};
 use kenken_generator::{generate, Event, Generated, OpSet, Request, RunLimits, Stopped};
-use kenken_model::Puzzle;
 use kenken_techniques::Rating;
 use std::io::{self, BufWriter, IsTerminal, Write};
 use std::ops::RangeInclusive;
@@ -90,21 +90,9 @@ pub struct GenerateArgs {
     pub quiet: bool,
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-pub enum GenerateFormat {
-    Ndjson,
-    Tatham,
-    K6c,
-    D6c,
-    Text,
-}
-
 fn parse_rating(s: &str) -> Result<Rating, String> {
     let x: f64 = s.parse().map_err(|_| format!("`{s}` is not a rating"))?;
-    if !(0.0..=1000.0).contains(&x) {
-        return Err(format!("a rating is between 0 and 1000, not {s}"));
-    }
-    Ok(Rating((x * 10.0).round() as u32))
+    rating(x).map_err(|_| format!("a rating is between 0 and 1000, not {s}"))
 }
 
 fn parse_ops(s: &str) -> Result<OpSet, String> {
@@ -140,65 +128,19 @@ impl GenerateArgs {
     }
 }
 
-/// Writes a puzzle in the output format.
-fn puzzle_string(puzzle: &Puzzle, format: GenerateFormat) -> anyhow::Result<String> {
-    let written = match format {
-        GenerateFormat::Tatham => tatham::write(puzzle),
-        GenerateFormat::K6c => sudokuwiki::write_k6c(puzzle, None),
-        GenerateFormat::D6c => sudokuwiki::write_d6c(puzzle, None),
-        GenerateFormat::Text => text::write(puzzle),
-        GenerateFormat::Ndjson if puzzle.is_kendoku() && puzzle.size().get() == 6 => {
-            sudokuwiki::write_d6c(puzzle, None)
-        }
-        GenerateFormat::Ndjson if puzzle.is_kendoku() => text::write(puzzle),
-        GenerateFormat::Ndjson => tatham::write(puzzle),
-    };
-    Ok(written?)
-}
-
+/// A puzzle's output line ([`kenken_batch::generating`]'s, shared with the Python
+/// package).
 fn row(g: &Generated, index: usize, format: GenerateFormat) -> anyhow::Result<String> {
-    let puzzle = puzzle_string(&g.puzzle, format)?;
-    Ok(match format {
-        GenerateFormat::Ndjson => serde_json::json!({
-            "index": index,
-            "puzzle": puzzle,
-            "size": g.puzzle.size().get(),
-            "max": g.max.as_f64(),
-            "total": g.total.as_f64(),
-            "depth": g.depth,
-            "technique": g.technique.id(),
-            "seed": g.seed,
-        })
-        .to_string(),
-        GenerateFormat::Text => format!("{}\n", puzzle.trim_end()),
-        _ => puzzle,
-    })
-}
-
-/// Checks that the output format can hold the puzzles asked for, before searching.
-fn check_format(args: &GenerateArgs) -> Result<(), String> {
-    let six = args.size == 6;
-    match args.format {
-        GenerateFormat::K6c if !six || args.kendoku => {
-            Err("k6c holds 6x6 KenKen puzzles only (without --kendoku)".into())
-        }
-        GenerateFormat::D6c if !six || !args.kendoku => {
-            Err("d6c holds 6x6 KenDoku puzzles only (with --kendoku)".into())
-        }
-        GenerateFormat::Tatham if args.kendoku => {
-            Err("Tatham IDs have no KenDoku boxes: use --format d6c or text".into())
-        }
-        _ => Ok(()),
-    }
+    Ok(generated_line(g, index, format)?)
 }
 
 pub fn run(args: GenerateArgs) -> anyhow::Result<ExitCode> {
     let request = args.request();
-    if let Err(e) = request
-        .check()
-        .map_err(|e| e.to_string())
-        .and(check_format(&args))
-    {
+    if let Err(e) = request.check().map_err(|e| e.to_string()).and(check_format(
+        args.format,
+        args.size,
+        args.kendoku,
+    )) {
         eprintln!("grader: error: {e}");
         return Ok(ExitCode::from(BAD_INPUT));
     }

@@ -4,8 +4,8 @@
 //! subcommand's name and give the bad-input exit code.
 
 use crate::exit::BAD_INPUT;
-use crate::report::clip_message;
 use anyhow::{anyhow, bail};
+use kenken_batch::text::{clip_message, relaxed_warning};
 use kenken_formats::batch::{self, BatchError, Entries, Shape};
 use kenken_formats::{detect, read_any, Format, FormatError, Imported, Position};
 use std::fs::File;
@@ -220,24 +220,6 @@ fn report_many(command: &str, arg: &str, input: &PuzzleInput, count: usize, shap
         _ => "-",
     };
     eprintln!("  to read them all, use `{many} {file}`");
-}
-
-/// For a Tatham ID read leniently: which of Tatham's rules it breaks and which
-/// rules the lenient reading relaxed.
-pub fn relaxed_warning(imported: &Imported) -> Option<String> {
-    if imported.relaxed.is_empty() {
-        return None;
-    }
-    let rules: Vec<String> = imported.relaxed.iter().map(|r| r.to_string()).collect();
-    let strict = imported
-        .strict_error
-        .as_ref()
-        .map(|e| format!(" ({})", e.rule))
-        .unwrap_or_default();
-    Some(format!(
-        "not a valid game ID by Tatham's rules{strict}; read it leniently, relaxing: {}",
-        rules.join("; ")
-    ))
 }
 
 /// Prints a read error, with the offending line and a caret under the position

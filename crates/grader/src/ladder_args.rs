@@ -1,29 +1,18 @@
-//! The ladder options shared by `grade` and `batch`: `--disable` and `--max-depth`,
-//! turned into [`Options`] for mode n (the whole ladder) or mode c (cage
-//! combinations only). The technique names come from [`TechniqueKind`], the one
-//! table that also drives `grader techniques`.
+//! The ladder options shared by `grade` and `batch`: `--mode`, `--disable`,
+//! `--max-depth` and the limits, turned into [`GradeSettings`] and from them into
+//! the options of mode n (the whole ladder) and mode c (cage combinations only).
+//! The technique names come from [`TechniqueKind`], the one table that also drives
+//! `grader techniques`.
 
 use clap::builder::PossibleValue;
 use clap::{Args, ValueEnum};
-use kenken_model::budget::Bytes;
+pub use kenken_batch::grading::parse_timeout;
+use kenken_batch::grading::{parse_size, DEFAULT_MAX_DEPTH};
+pub use kenken_batch::{GradeSettings, Mode, Runs};
 use kenken_model::Limits;
-use kenken_techniques::{Options, TechniqueKind};
+use kenken_techniques::TechniqueKind;
 use std::sync::LazyLock;
-use std::time::{Duration, Instant};
-
-/// Which ladders to run.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-pub enum Mode {
-    /// Normal: the whole ladder.
-    N,
-    /// Cage combinations only (with propagation).
-    C,
-    /// Both.
-    B,
-}
-
-/// `--max-depth`'s default: the ladder's own ([`Options::default`]).
-const DEFAULT_MAX_DEPTH: u8 = 8;
+use std::time::Duration;
 
 #[derive(Args, Debug, Clone)]
 pub struct LadderArgs {
@@ -65,103 +54,23 @@ pub struct LadderArgs {
     pub max_work: u64,
 }
 
-/// A byte count: a number with an optional `K`, `M` or `G` suffix (powers of 1024;
-/// `KiB`, `MiB`, `GiB` and `B` also accepted).
-fn parse_size(s: &str) -> Result<usize, String> {
-    let t = s.trim();
-    let digits = t.find(|c: char| !c.is_ascii_digit()).unwrap_or(t.len());
-    let (number, unit) = t.split_at(digits);
-    let shift = match unit.trim().to_ascii_uppercase().as_str() {
-        "" | "B" => 0,
-        "K" | "KB" | "KIB" => 10,
-        "M" | "MB" | "MIB" => 20,
-        "G" | "GB" | "GIB" => 30,
-        _ => return Err(format!("`{s}` is not a size (a number with K, M or G)")),
-    };
-    let number: usize = number
-        .parse()
-        .map_err(|_| format!("`{s}` is not a size (a number with K, M or G)"))?;
-    let bytes = number
-        .checked_mul(1 << shift)
-        .ok_or_else(|| format!("`{s}` is too large"))?;
-    if bytes < 1 << 20 {
-        return Err(format!(
-            "the memory limit must be at least 1M, not {}",
-            Bytes(bytes)
-        ));
-    }
-    Ok(bytes)
-}
-
-/// A positive number of seconds.
-pub fn parse_timeout(s: &str) -> Result<Duration, String> {
-    let secs: f64 = s
-        .parse()
-        .map_err(|_| format!("`{s}` is not a number of seconds"))?;
-    if secs.is_finite() && secs > 0.0 {
-        Duration::try_from_secs_f64(secs).map_err(|e| e.to_string())
-    } else {
-        Err(format!(
-            "the timeout must be a positive number of seconds, not {s}"
-        ))
-    }
-}
-
-/// The options of the runs a mode asks for, and the limits of a puzzle's grading.
-#[derive(Clone, Copy, Debug)]
-pub struct Runs {
-    /// Mode n's run (modes n and b).
-    pub normal: Option<Options>,
-    /// Mode c's run (modes c and b).
-    pub cc: Option<Options>,
-    /// `--timeout`: see [`Runs::starting_now`].
-    pub timeout: Option<Duration>,
-    /// `--max-memory` and `--max-work`, and once started the deadline.
-    pub limits: Limits,
-}
-
 impl LadderArgs {
+    /// What these options ask of each puzzle's grading.
+    pub fn settings(&self) -> GradeSettings {
+        GradeSettings {
+            mode: self.mode,
+            disable: self.disable.iter().map(|t| t.0).collect(),
+            enable: self.enable.iter().map(|t| t.0).collect(),
+            max_depth: self.max_depth,
+            timeout: self.timeout,
+            max_memory: self.max_memory,
+            max_work: self.max_work,
+        }
+    }
+
     /// The mode-n and mode-c runs of `--mode`, with these switches.
     pub fn runs(&self) -> Runs {
-        let with_switches = |mut options: Options| {
-            for t in &self.disable {
-                options.disable(t.0);
-            }
-            options.max_depth = usize::from(self.max_depth);
-            options
-        };
-        let mut normal = Options::default();
-        for t in &self.enable {
-            normal.enable(t.0);
-        }
-        Runs {
-            normal: (self.mode != Mode::C).then(|| with_switches(normal)),
-            cc: (self.mode != Mode::N).then(|| with_switches(Options::cage_combinations_only())),
-            timeout: self.timeout,
-            limits: Limits {
-                deadline: None,
-                memory: self.max_memory,
-                work: self.max_work,
-            },
-        }
-    }
-}
-
-impl Runs {
-    /// The runs of one puzzle whose clock starts now: with `--timeout`, the whole
-    /// grading (the tables, the solution count and both runs, which may run side by
-    /// side) shares the deadline now + timeout.
-    pub fn starting_now(&self) -> Runs {
-        Runs {
-            limits: self.limits.until(self.timeout.map(|t| Instant::now() + t)),
-            ..*self
-        }
-    }
-
-    /// The run whose steps a one-puzzle report shows: mode n's, or mode c's in
-    /// mode c.
-    pub fn shown(&self) -> Options {
-        self.normal.or(self.cc).unwrap_or_default()
+        self.settings().runs()
     }
 }
 
@@ -184,19 +93,5 @@ impl ValueEnum for TechniqueArg {
 
     fn to_possible_value(&self) -> Option<PossibleValue> {
         Some(PossibleValue::new(self.0.id()).help(self.0.name()))
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn max_depth_default_is_the_ladders() {
-        assert_eq!(usize::from(DEFAULT_MAX_DEPTH), Options::default().max_depth);
-        assert_eq!(
-            usize::from(DEFAULT_MAX_DEPTH),
-            Options::cage_combinations_only().max_depth
-        );
     }
 }

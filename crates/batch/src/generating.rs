@@ -1,0 +1,205 @@
+//! Generated puzzles as `grader generate` writes them (NDJSON rows or puzzle
+//! strings), and runs of attempts cut into ranges, so that a distributed run finds
+//! the puzzles a one-machine run with the same seed finds, in the same order.
+
+use kenken_formats::{sudokuwiki, tatham, text, WriteError};
+use kenken_generator::search::{attempt, Attempt};
+use kenken_generator::{attempt_seed, Generated, Request};
+use kenken_model::Puzzle;
+use kenken_techniques::Rating;
+use rayon::prelude::*;
+use serde::Serialize;
+use std::collections::BTreeMap;
+use std::ops::Range;
+use std::time::Instant;
+
+/// How generated puzzles are written.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "clap", derive(clap::ValueEnum))]
+pub enum GenerateFormat {
+    Ndjson,
+    Tatham,
+    K6c,
+    D6c,
+    Text,
+}
+
+/// A rating from a number: 0 to 1000, to the tenth.
+pub fn rating(x: f64) -> Result<Rating, String> {
+    if !(0.0..=1000.0).contains(&x) {
+        return Err(format!("a rating is between 0 and 1000, not {x}"));
+    }
+    Ok(Rating((x * 10.0).round() as u32))
+}
+
+/// Checks that the output format can hold the puzzles asked for, before searching.
+pub fn check_format(format: GenerateFormat, size: usize, kendoku: bool) -> Result<(), String> {
+    let six = size == 6;
+    match format {
+        GenerateFormat::K6c if !six || kendoku => {
+            Err("k6c holds 6x6 KenKen puzzles only (without --kendoku)".into())
+        }
+        GenerateFormat::D6c if !six || !kendoku => {
+            Err("d6c holds 6x6 KenDoku puzzles only (with --kendoku)".into())
+        }
+        GenerateFormat::Tatham if kendoku => {
+            Err("Tatham IDs have no KenDoku boxes: use --format d6c or text".into())
+        }
+        _ => Ok(()),
+    }
+}
+
+/// A puzzle in the output format (in NDJSON rows: a Tatham ID, or D6C for a 6×6
+/// KenDoku, or the text format for another KenDoku).
+pub fn puzzle_string(puzzle: &Puzzle, format: GenerateFormat) -> Result<String, WriteError> {
+    match format {
+        GenerateFormat::Tatham => tatham::write(puzzle),
+        GenerateFormat::K6c => sudokuwiki::write_k6c(puzzle, None),
+        GenerateFormat::D6c => sudokuwiki::write_d6c(puzzle, None),
+        GenerateFormat::Text => text::write(puzzle),
+        GenerateFormat::Ndjson if puzzle.is_kendoku() && puzzle.size().get() == 6 => {
+            sudokuwiki::write_d6c(puzzle, None)
+        }
+        GenerateFormat::Ndjson if puzzle.is_kendoku() => text::write(puzzle),
+        GenerateFormat::Ndjson => tatham::write(puzzle),
+    }
+}
+
+/// A generated puzzle's NDJSON row (its fields in alphabetical order, as
+/// `grader generate` has always written them).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct GeneratedRow {
+    /// Mode c's max depth (`null` when mode c ran out of work).
+    pub depth: Option<usize>,
+    /// 1-based, in the run's order.
+    pub index: usize,
+    pub max: f64,
+    pub puzzle: String,
+    /// The attempt's seed: the same options with this seed make this puzzle first.
+    pub seed: u64,
+    pub size: usize,
+    /// The technique of the first step rated `max`.
+    pub technique: &'static str,
+    pub total: f64,
+}
+
+impl GeneratedRow {
+    pub fn new(g: &Generated, index: usize) -> Result<GeneratedRow, WriteError> {
+        Ok(GeneratedRow {
+            depth: g.depth,
+            index,
+            max: g.max.as_f64(),
+            puzzle: puzzle_string(&g.puzzle, GenerateFormat::Ndjson)?,
+            seed: g.seed,
+            size: g.puzzle.size().get(),
+            technique: g.technique.id(),
+            total: g.total.as_f64(),
+        })
+    }
+}
+
+/// A generated puzzle as one output line (without its line break): an NDJSON row,
+/// or the puzzle string (the text format ends with a blank line).
+pub fn generated_line(
+    g: &Generated,
+    index: usize,
+    format: GenerateFormat,
+) -> Result<String, WriteError> {
+    Ok(match format {
+        GenerateFormat::Ndjson => {
+            serde_json::to_string(&GeneratedRow::new(g, index)?).expect("a row serialises")
+        }
+        GenerateFormat::Text => format!("{}\n", puzzle_string(&g.puzzle, format)?.trim_end()),
+        _ => puzzle_string(&g.puzzle, format)?,
+    })
+}
+
+/// What a range of attempts of a run did.
+#[derive(Clone, Debug, Default)]
+pub struct RangeReport {
+    /// The puzzles found, in attempt order.
+    pub found: Vec<Generated>,
+    /// Attempts whose outcome counted: up to the first one the deadline
+    /// interrupted.
+    pub tried: u64,
+    /// The deadline interrupted an attempt (the attempts after it are not counted).
+    pub interrupted: bool,
+    /// For the attempts that found nothing: how many came closest to the band at
+    /// each max rating (`None`: no unique candidate).
+    pub missed: BTreeMap<Option<Rating>, u64>,
+}
+
+/// Attempts `range` of the run of `request` seeded with `seed`, on the current
+/// rayon pool. Attempt i depends only on (seed, i) and the request, so the ranges
+/// 0..a, a..b, … run anywhere and read in order find what one run finds, in the
+/// same order.
+pub fn attempt_range(
+    request: &Request,
+    seed: u64,
+    range: Range<u64>,
+    deadline: Option<Instant>,
+) -> RangeReport {
+    let indices: Vec<u64> = range.collect();
+    let outcomes: Vec<Attempt> = indices
+        .into_par_iter()
+        .with_max_len(1)
+        .map(|i| attempt(request, attempt_seed(seed, i), i, deadline))
+        .collect();
+    let mut report = RangeReport::default();
+    for outcome in outcomes {
+        match outcome {
+            Attempt::Interrupted => {
+                report.interrupted = true;
+                break;
+            }
+            Attempt::Missed { closest } => {
+                report.tried += 1;
+                *report.missed.entry(closest).or_default() += 1;
+            }
+            Attempt::Found(generated) => {
+                report.tried += 1;
+                report.found.push(*generated);
+            }
+        }
+    }
+    report
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use kenken_generator::{generate, Event, RunLimits};
+
+    #[test]
+    fn ranges_find_what_one_run_finds() {
+        let request = Request::new(4, Rating(10), Some(Rating(20)));
+        let mut whole = Vec::new();
+        let limits = RunLimits {
+            count: usize::MAX,
+            max_tries: Some(12),
+            deadline: None,
+        };
+        generate(&request, 7, &limits, |event| {
+            if let Event::Found(g) = event {
+                whole.push(g.seed);
+            }
+            true
+        })
+        .unwrap();
+        let mut pieces = Vec::new();
+        for start in (0..12).step_by(5) {
+            let report = attempt_range(&request, 7, start..(start + 5).min(12), None);
+            assert!(!report.interrupted);
+            pieces.extend(report.found.iter().map(|g| g.seed));
+        }
+        assert!(!whole.is_empty());
+        assert_eq!(pieces, whole);
+    }
+
+    #[test]
+    fn ratings_are_tenths() {
+        assert_eq!(rating(4.4), Ok(Rating(44)));
+        assert!(rating(-1.0).is_err());
+        assert!(rating(f64::NAN).is_err());
+    }
+}
