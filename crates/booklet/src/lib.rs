@@ -13,7 +13,8 @@
 //! use kenken_model::Limits;
 //! let item = prepare(1, "4:_a_5a_bac_a__,d2m12a5m8s2d2s1", Limits::new()).unwrap();
 //! let items = [item];
-//! let booklet = Booklet::new(&items, Options::default());
+//! let options = Options { answers: true, ..Options::default() };
+//! let booklet = Booklet::new(&items, options);
 //! assert_eq!(booklet.page_count(), 2); // one page of puzzles, one of answers
 //! let pdf = booklet.pdf().unwrap();
 //! assert!(pdf.starts_with(b"%PDF-"));
@@ -257,8 +258,13 @@ impl<'a> Booklet<'a> {
 
     /// Page `index` (0-based) as an SVG document, its size in points.
     pub fn page_svg(&self, index: usize) -> String {
+        self.sheet(index).svg("pt")
+    }
+
+    /// Page `index` (0-based), in points.
+    pub(crate) fn sheet(&self, index: usize) -> kenken_render::Sheet {
         let (kind, items) = self.page_items(index);
-        layout::page(self.options, kind, items, index + 1, self.page_count()).svg("pt")
+        layout::page(self.options, kind, items, index + 1, self.page_count())
     }
 
     /// The whole booklet as one PDF document.

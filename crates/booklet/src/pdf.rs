@@ -47,11 +47,11 @@ pub(crate) fn write(booklet: &Booklet) -> Result<Vec<u8>, BookletError> {
         let trees: Vec<Result<usvg::Tree, BookletError>> = (start..end)
             .into_par_iter()
             .map(|index| {
-                usvg::Tree::from_str(&booklet.page_svg(index), &options).map_err(|e| {
-                    BookletError::Page {
-                        page: index + 1,
-                        message: e.to_string(),
-                    }
+                // In user units, one a point (usvg would turn `pt` into 4/3 pixels).
+                let svg = booklet.sheet(index).svg("");
+                usvg::Tree::from_str(&svg, &options).map_err(|e| BookletError::Page {
+                    page: index + 1,
+                    message: e.to_string(),
                 })
             })
             .collect();

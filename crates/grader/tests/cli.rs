@@ -18,12 +18,16 @@ mod grade;
 mod hint;
 #[path = "cli/inputs.rs"]
 mod inputs;
+#[path = "cli/print.rs"]
+mod print;
 #[path = "cli/ratings.rs"]
 mod ratings;
 #[path = "cli/reference.rs"]
 mod reference;
 #[path = "cli/render.rs"]
 mod render;
+#[path = "cli/serve.rs"]
+mod serve;
 #[path = "cli/snapshots.rs"]
 mod snapshots;
 #[path = "cli/solve.rs"]
