@@ -206,7 +206,7 @@ pub fn run(args: PrintArgs) -> anyhow::Result<ExitCode> {
         String::new()
     };
     eprintln!(
-        "grader print: wrote {written}: {} puzzle(s) on {}{answers} ({:.1} s)",
+        "grader print: wrote {written}: {} puzzle(s) on {}{answers}, {:.1} s",
         items.len(),
         pages(booklet.puzzle_pages()),
         started.elapsed().as_secs_f64()
