@@ -269,6 +269,12 @@ impl<'a> Booklet<'a> {
 
     /// The whole booklet as one PDF document.
     pub fn pdf(&self) -> Result<Vec<u8>, BookletError> {
-        pdf::write(self)
+        self.pdf_with_progress(|_| {})
+    }
+
+    /// The PDF, calling `drawn(pages)` each time pages have been drawn (for a
+    /// progress bar).
+    pub fn pdf_with_progress(&self, mut drawn: impl FnMut(usize)) -> Result<Vec<u8>, BookletError> {
+        pdf::write(self, &mut drawn)
     }
 }

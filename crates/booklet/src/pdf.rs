@@ -36,7 +36,10 @@ const SHARED_SEGMENTS: usize = 12;
 /// The form XObjects made so far, by the path's outline and its fill.
 type Shared = HashMap<(u64, [u8; 3], u32), Graphic>;
 
-pub(crate) fn write(booklet: &Booklet) -> Result<Vec<u8>, BookletError> {
+pub(crate) fn write(
+    booklet: &Booklet,
+    drawn: &mut dyn FnMut(usize),
+) -> Result<Vec<u8>, BookletError> {
     let mut document = Document::new();
     let count = booklet.page_count();
     let options = usvg::Options::default();
@@ -65,14 +68,15 @@ pub(crate) fn write(booklet: &Booklet) -> Result<Vec<u8>, BookletError> {
                 })?;
             let mut page = document.start_page_with(settings);
             let mut surface = page.surface();
-            let drawn = draw_group(&mut surface, &mut shared, tree.root());
+            let result = draw_group(&mut surface, &mut shared, tree.root());
             surface.finish();
             page.finish();
-            drawn.map_err(|message| BookletError::Page {
+            result.map_err(|message| BookletError::Page {
                 page: index + 1,
                 message,
             })?;
         }
+        drawn(end - start);
         start = end;
     }
     document

@@ -12,9 +12,11 @@ use crate::ladder_args::parse_timeout;
 use crate::report::{clip_message, label};
 use anyhow::Context;
 use clap::{Args, ValueEnum};
+use indicatif::{ProgressBar, ProgressStyle};
 use kenken_booklet::{prepare, Booklet, Item, ItemError, Options, Paper, PerPage};
 use kenken_model::Limits;
 use rayon::prelude::*;
+use std::io::{self, IsTerminal};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
@@ -42,6 +44,9 @@ pub struct PrintArgs {
     /// then left out, like a puzzle without exactly one solution).
     #[arg(long, value_name = "SECONDS", value_parser = parse_timeout)]
     pub timeout: Option<Duration>,
+    /// No progress bar (it is only shown when stderr is a terminal anyway).
+    #[arg(long)]
+    pub quiet: bool,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -98,6 +103,7 @@ pub fn run(args: PrintArgs) -> anyhow::Result<ExitCode> {
         Ok(entries) => entries,
         Err(code) => return Ok(code),
     };
+    let bar = progress_bar(entries.total(), "rated", args.quiet);
     let mut items: Vec<Item> = Vec::new();
     let (mut unreadable, mut not_unique) = (0usize, 0usize);
     loop {
@@ -130,6 +136,7 @@ pub fn run(args: PrintArgs) -> anyhow::Result<ExitCode> {
                 prepare(entry.index, text, limits).map_err(Problem::Item)
             })
             .collect();
+        bar.inc(chunk.len() as u64);
         for (entry, result) in chunk.iter().zip(prepared) {
             let problem = match result {
                 Ok(item) => {
@@ -154,13 +161,16 @@ pub fn run(args: PrintArgs) -> anyhow::Result<ExitCode> {
                     e.to_string()
                 }
             };
-            eprintln!(
-                "grader print: {}: {}; left out",
-                label(entry.index, &entry.text),
-                clip_message(message)
-            );
+            bar.suspend(|| {
+                eprintln!(
+                    "grader print: {}: {}; left out",
+                    label(entry.index, &entry.text),
+                    clip_message(message)
+                )
+            });
         }
     }
+    bar.finish_and_clear();
     if items.is_empty() {
         eprintln!(
             "grader print: error: no puzzle to print in {}",
@@ -177,9 +187,10 @@ pub fn run(args: PrintArgs) -> anyhow::Result<ExitCode> {
         answers: args.answers,
     };
     let booklet = Booklet::new(&items, options);
+    let bar = progress_bar(Some(booklet.page_count()), "pages", args.quiet);
     let written = match kind {
         Kind::Pdf => {
-            let pdf = booklet.pdf()?;
+            let pdf = booklet.pdf_with_progress(|pages| bar.inc(pages as u64))?;
             std::fs::write(&args.output, pdf)
                 .with_context(|| format!("cannot write {}", args.output.display()))?;
             args.output.display().to_string()
@@ -192,6 +203,7 @@ pub fn run(args: PrintArgs) -> anyhow::Result<ExitCode> {
             for (index, path) in paths.iter().enumerate() {
                 std::fs::write(path, booklet.page_svg(index))
                     .with_context(|| format!("cannot write {}", path.display()))?;
+                bar.inc(1);
             }
             match paths.as_slice() {
                 [one] => one.display().to_string(),
@@ -200,6 +212,7 @@ pub fn run(args: PrintArgs) -> anyhow::Result<ExitCode> {
             }
         }
     };
+    bar.finish_and_clear();
     let answers = if args.answers {
         format!(", answers on {}", pages(booklet.answer_pages()))
     } else {
@@ -218,6 +231,29 @@ pub fn run(args: PrintArgs) -> anyhow::Result<ExitCode> {
     } else {
         ExitCode::SUCCESS
     })
+}
+
+/// A bar of `what` done out of `total` (a counter when the total is not known),
+/// on stderr when it is a terminal and not `--quiet`.
+fn progress_bar(total: Option<usize>, what: &str, quiet: bool) -> ProgressBar {
+    if quiet || !io::stderr().is_terminal() {
+        return ProgressBar::hidden();
+    }
+    let (bar, template) = match total {
+        Some(n) => (
+            ProgressBar::new(n as u64),
+            format!("{{bar:30}} {{pos}}/{{len}} {what}  {{eta}} left"),
+        ),
+        None => (
+            ProgressBar::new_spinner(),
+            format!("{{spinner}} {{pos}} {what}"),
+        ),
+    };
+    if let Ok(style) = ProgressStyle::with_template(&template) {
+        bar.set_style(style);
+    }
+    bar.enable_steady_tick(Duration::from_millis(200));
+    bar
 }
 
 fn pages(n: usize) -> String {
