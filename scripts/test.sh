@@ -1,17 +1,41 @@
 #!/usr/bin/env bash
 # Runs the whole test suite (the README's test command).
 #
-# The format conformance tests compare our Tatham reader with Simon Tatham's own
-# program, Debian's sgt-puzzles; it is installed first when missing.
+# What the tests use from outside Rust is installed first when missing:
+# * Debian's sgt-puzzles: Simon Tatham's own program, the oracle of the format
+#   conformance tests;
+# * Debian's chromium, driven headless by Python's playwright and pytest: the
+#   browser tests of `grader serve`'s page (playwright drives the installed
+#   chromium; it never downloads a browser of its own);
+# * Debian's qpdf and poppler-utils: the PDF checks of `grader print`.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-if [ ! -x /usr/games/sgt-keen ]; then
-  sudo=""
-  if [ "$(id -u)" -ne 0 ]; then sudo="sudo"; fi
+sudo=""
+if [ "$(id -u)" -ne 0 ]; then sudo="sudo"; fi
+missing=()
+[ -x /usr/games/sgt-keen ] || missing+=(sgt-puzzles)
+[ -x /usr/bin/chromium ] || missing+=(chromium)
+command -v qpdf >/dev/null || missing+=(qpdf)
+command -v pdftoppm >/dev/null || missing+=(poppler-utils)
+python3 -m pip --version >/dev/null 2>&1 || missing+=(python3-pip python3-venv)
+if [ ${#missing[@]} -gt 0 ]; then
   export DEBIAN_FRONTEND=noninteractive
   $sudo apt-get update -qq
-  $sudo apt-get install -y -qq sgt-puzzles >/dev/null
+  $sudo apt-get install -y -qq "${missing[@]}" >/dev/null
+fi
+
+python=python3
+if ! $python -c "import pytest, playwright" 2>/dev/null; then
+  # Into the user's Python when it takes packages, else (a Debian system Python
+  # marked as externally managed) into a virtual environment under target/.
+  if ! $python -m pip install -q pytest playwright 2>/dev/null; then
+    $python -m venv target/browser-tests
+    python=target/browser-tests/bin/python
+    $python -c "import pytest, playwright" 2>/dev/null || $python -m pip install -q pytest playwright
+  fi
 fi
 
 cargo test --workspace --release
+
+GRADER="${CARGO_TARGET_DIR:-target}/release/grader" $python -m pytest -q crates/web/tests/browser

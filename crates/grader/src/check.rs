@@ -4,7 +4,6 @@
 
 use crate::convert::FromFormat;
 use crate::exit::{BAD_INPUT, CONTRADICTED};
-use crate::hint::conflict_text;
 use crate::input::load_puzzle;
 use crate::ladder_args::LadderArgs;
 use crate::position_arg::load_position;
@@ -97,7 +96,7 @@ pub fn run(args: CheckArgs) -> anyhow::Result<ExitCode> {
             ),
         ),
         Check::Conflicts(conflicts) => {
-            let lines: Vec<String> = conflicts.iter().map(|c| conflict_text(puzzle, c)).collect();
+            let lines: Vec<String> = conflicts.iter().map(|c| c.describe(size)).collect();
             ("conflicts", lines.join("\n"))
         }
         Check::ConsistentWithSome => (

@@ -13,11 +13,11 @@ use crate::report::{print, StepJson};
 use crate::wording::Wording;
 use clap::{Args, ValueEnum};
 use kenken_formats::Format;
-use kenken_model::{Budget, Puzzle};
+use kenken_model::Budget;
 use kenken_render::Picture;
-use kenken_techniques::labels::{self, and_list};
-use kenken_techniques::position::{self, Conflict, ConflictKind, Hint};
-use kenken_techniques::{Grader, Step};
+use kenken_techniques::labels::and_list;
+use kenken_techniques::position::{self, Hint};
+use kenken_techniques::Grader;
 use serde::Serialize;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -127,7 +127,7 @@ pub fn run(args: HintArgs) -> anyhow::Result<ExitCode> {
                 ));
             }
             if args.level >= Level::Cells {
-                doc.cells = Some(cells_to_look_at(puzzle, step));
+                doc.cells = Some(step.cells_to_look_at(puzzle));
             }
             if args.level >= Level::Full {
                 let wording = Wording::new(grader.layout(), false);
@@ -145,7 +145,7 @@ pub fn run(args: HintArgs) -> anyhow::Result<ExitCode> {
         }
         Hint::Conflict(conflict) => {
             doc.status = "conflict";
-            doc.conflict = Some(conflict_text(puzzle, conflict));
+            doc.conflict = Some(conflict.describe(puzzle.size()));
         }
         other => {
             let (status, message) = ending(other);
@@ -177,35 +177,6 @@ pub fn run(args: HintArgs) -> anyhow::Result<ExitCode> {
     }
     print(&lines.join("\n"))?;
     Ok(ExitCode::SUCCESS)
-}
-
-/// The cells a step rests on, or its cages' cells when it names none: `B3`, …
-fn cells_to_look_at(puzzle: &Puzzle, step: &Step) -> Vec<String> {
-    let evidence = step.evidence(puzzle);
-    let size = puzzle.size();
-    if evidence.cells.is_empty() {
-        return evidence
-            .cages
-            .iter()
-            .map(|&c| labels::cage_with_clue(puzzle, c))
-            .collect();
-    }
-    evidence
-        .cells
-        .iter()
-        .map(|&c| labels::cell(size, c))
-        .collect()
-}
-
-/// A contradicted entry, telling nothing about the solution but that.
-pub fn conflict_text(puzzle: &Puzzle, conflict: &Conflict) -> String {
-    let cell = labels::cell(puzzle.size(), conflict.cell);
-    match conflict.kind {
-        ConflictKind::WrongDigit(d) => format!("{cell}: the {d} entered there is wrong."),
-        ConflictKind::DigitRemoved => {
-            format!("{cell}: its pencil marks leave out the digit it needs.")
-        }
-    }
 }
 
 /// The status and message of a hint that is not a step or a conflict.

@@ -16,8 +16,10 @@ mod input;
 mod ladder_args;
 mod pipeline;
 mod position_arg;
+mod print;
 mod render;
 mod report;
+mod serve;
 mod solve;
 mod techniques;
 mod wording;
@@ -104,6 +106,20 @@ enum Command {
     /// solution, telling nothing else.
     #[command(after_long_help = AFTER_HELP)]
     Check(check::CheckArgs),
+    /// A local web page to solve a puzzle on: paste one (or pick one from FILE),
+    /// step through its solution, enter digits and pencil marks, ask for hints,
+    /// check the position, see the rating, export K6C.
+    ///
+    /// It listens on 127.0.0.1 only unless --host says otherwise; the page and its
+    /// script are inside the binary (nothing is fetched from elsewhere).
+    Serve(serve::ServeArgs),
+    /// A print-ready booklet (PDF, or SVG pages) of the puzzles of a file: 1, 2, 4
+    /// or 6 a page with number, size and rating, and answer keys at the end.
+    ///
+    /// A puzzle that cannot be read or does not have exactly one solution is left
+    /// out with a line on stderr (exit code 2 or 3 at the end, as for `batch`), and
+    /// the others keep their numbers in the input.
+    Print(print::PrintArgs),
 }
 
 #[cfg(feature = "mimalloc")]
@@ -123,6 +139,8 @@ fn main() -> ExitCode {
         Command::Render(args) => render::run(args),
         Command::Hint(args) => hint::run(args),
         Command::Check(args) => check::run(args),
+        Command::Serve(args) => serve::run(args),
+        Command::Print(args) => print::run(args),
     };
     match result {
         Ok(code) => code,

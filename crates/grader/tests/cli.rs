@@ -18,6 +18,8 @@ mod grade;
 mod hint;
 #[path = "cli/inputs.rs"]
 mod inputs;
+#[path = "cli/print.rs"]
+mod print;
 #[path = "cli/ratings.rs"]
 mod ratings;
 #[path = "cli/readme.rs"]
@@ -26,6 +28,8 @@ mod readme;
 mod reference;
 #[path = "cli/render.rs"]
 mod render;
+#[path = "cli/serve.rs"]
+mod serve;
 #[path = "cli/snapshots.rs"]
 mod snapshots;
 #[path = "cli/solve.rs"]

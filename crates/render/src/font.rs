@@ -13,7 +13,7 @@ static BOLD: &[u8] = include_bytes!("../assets/DejaVuSans-Bold-subset.ttf");
 
 /// Which embedded face.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
-pub(crate) enum Weight {
+pub enum Weight {
     Regular,
     Bold,
 }
@@ -29,9 +29,10 @@ impl Weight {
 
 /// Where a line of text sits relative to its x.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Anchor {
+pub enum Anchor {
     Start,
     Middle,
+    End,
 }
 
 /// The two faces and the glyphs a picture has used, in the order first used (so
@@ -109,6 +110,7 @@ impl Fonts {
         let mut pen = match anchor {
             Anchor::Start => x,
             Anchor::Middle => x - self.width(weight, text, size) / 2.0,
+            Anchor::End => x - self.width(weight, text, size),
         };
         let _ = write!(out, "<g fill=\"{fill}\">");
         for ch in text.chars() {

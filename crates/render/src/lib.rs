@@ -5,7 +5,8 @@
 //! column numbers as the step texts name cells (`B3`), digits and pencil marks,
 //! and a step drawn on the grid before it. Text is drawn as glyph outlines from an
 //! embedded font, so the SVG is self-contained and byte-identical for the same
-//! input; [`Picture::png`] rasterises it with resvg.
+//! input; [`Picture::png`] rasterises it with resvg. A [`Sheet`] places several
+//! pictures and lines of text on one page (a printed booklet's page).
 //!
 //! ```
 //! use kenken_render::Picture;
@@ -17,9 +18,12 @@
 mod font;
 mod picture;
 mod png;
+mod sheet;
 
-pub use picture::Picture;
+pub use font::{Anchor, Weight};
+pub use picture::{GridFrame, Picture};
 pub use png::from_svg as png_from_svg;
+pub use sheet::Sheet;
 
 use thiserror::Error;
 

@@ -23,6 +23,25 @@ pub struct Picture<'a> {
     note: Option<String>,
 }
 
+/// A picture's elements without the SVG document around them.
+pub(crate) struct Drawn {
+    pub(crate) body: String,
+    pub(crate) width: f32,
+    pub(crate) height: f32,
+}
+
+/// Where the grid lies in a picture, in SVG units: its top-left corner, the side of
+/// a cell, the number of cells a side, and the whole picture's size.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct GridFrame {
+    pub left: f32,
+    pub top: f32,
+    pub cell: f32,
+    pub n: usize,
+    pub width: f32,
+    pub height: f32,
+}
+
 /// The colours, as SVG paints.
 mod colour {
     pub const PAPER: &str = "#ffffff";
@@ -96,8 +115,35 @@ impl<'a> Picture<'a> {
     /// The picture as an SVG document.
     pub fn svg(&self) -> String {
         let mut fonts = Fonts::new();
+        let drawn = self.draw(&mut fonts);
+        format!(
+            "<svg xmlns=\"http://www.w3.org/2000/svg\" xmlns:xlink=\"http://www.w3.org/1999/xlink\" \
+             width=\"{w}\" height=\"{h}\" viewBox=\"0 0 {w} {h}\">\n<defs>{}</defs>\n{}\n</svg>\n",
+            fonts.defs(),
+            drawn.body,
+            w = num(drawn.width),
+            h = num(drawn.height),
+        )
+    }
+
+    /// Where the grid lies in the picture, in SVG units (for what a page draws
+    /// over it, such as a pointer's cell).
+    pub fn grid_frame(&self) -> GridFrame {
         let geo = Geometry::new(self.puzzle.size().get());
-        let caption = self.caption_lines(&fonts, &geo);
+        let (width, height) = self.extent(&Fonts::new(), &geo);
+        GridFrame {
+            left: geo.x0,
+            top: geo.y0,
+            cell: geo.cell,
+            n: geo.n,
+            width,
+            height,
+        }
+    }
+
+    /// The picture's width and height.
+    fn extent(&self, fonts: &Fonts, geo: &Geometry) -> (f32, f32) {
+        let caption = self.caption_lines(fonts, geo);
         let caption_height: f32 = caption.iter().map(|l| l.size * LINE_HEIGHT).sum();
         let height = geo.grid_bottom()
             + geo.margin
@@ -106,11 +152,20 @@ impl<'a> Picture<'a> {
             } else {
                 caption_height + geo.margin / 2.0
             };
+        (geo.width(), height)
+    }
+
+    /// The picture's elements, its glyphs defined in `fonts` (which a page of
+    /// several pictures shares).
+    pub(crate) fn draw(&self, fonts: &mut Fonts) -> Drawn {
+        let geo = Geometry::new(self.puzzle.size().get());
+        let caption = self.caption_lines(fonts, &geo);
+        let (width, height) = self.extent(fonts, &geo);
         let mut body = String::new();
         let _ = write!(
             body,
             "<rect width=\"{}\" height=\"{}\" fill=\"{}\"/>",
-            num(geo.width()),
+            num(width),
             num(height),
             colour::PAPER
         );
@@ -119,9 +174,9 @@ impl<'a> Picture<'a> {
             self.highlights(&mut body, &geo, e);
         }
         self.lines(&mut body, &geo);
-        self.labels(&mut body, &geo, &mut fonts);
-        self.clues(&mut body, &geo, &mut fonts);
-        self.contents(&mut body, &geo, &mut fonts, evidence.as_ref());
+        self.labels(&mut body, &geo, fonts);
+        self.clues(&mut body, &geo, fonts);
+        self.contents(&mut body, &geo, fonts, evidence.as_ref());
         let mut y = geo.grid_bottom() + geo.margin;
         for line in &caption {
             y += line.size * LINE_HEIGHT;
@@ -136,13 +191,11 @@ impl<'a> Picture<'a> {
                 colour::INK,
             );
         }
-        format!(
-            "<svg xmlns=\"http://www.w3.org/2000/svg\" xmlns:xlink=\"http://www.w3.org/1999/xlink\" \
-             width=\"{w}\" height=\"{h}\" viewBox=\"0 0 {w} {h}\">\n<defs>{}</defs>\n{body}\n</svg>\n",
-            fonts.defs(),
-            w = num(geo.width()),
-            h = num(height),
-        )
+        Drawn {
+            body,
+            width,
+            height,
+        }
     }
 
     /// Shades the lines, cages and cells of the evidence (each a translucent layer,

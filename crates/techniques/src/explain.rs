@@ -132,6 +132,24 @@ impl Step {
         }
     }
 
+    /// The cells a hint at the "cells" level names: those the step rests on, or
+    /// its cages (`cage B3 (12×)`) when it names no cell.
+    pub fn cells_to_look_at(&self, puzzle: &Puzzle) -> Vec<String> {
+        let evidence = self.evidence(puzzle);
+        if evidence.cells.is_empty() {
+            return evidence
+                .cages
+                .iter()
+                .map(|&c| cage_with_clue(puzzle, c))
+                .collect();
+        }
+        evidence
+            .cells
+            .iter()
+            .map(|&c| labels::cell(puzzle.size(), c))
+            .collect()
+    }
+
     /// A hint that points at where to look without saying what is there: `Look at
     /// row C: where can each of its missing digits go?`
     pub fn nudge(&self, puzzle: &Puzzle) -> String {

@@ -121,6 +121,20 @@ pub struct Conflict {
     pub kind: ConflictKind,
 }
 
+impl Conflict {
+    /// The entry that is wrong, telling nothing about the solution but that:
+    /// `C3: the 5 entered there is wrong.`
+    pub fn describe(&self, size: Size) -> String {
+        let cell = crate::labels::cell(size, self.cell);
+        match self.kind {
+            ConflictKind::WrongDigit(d) => format!("{cell}: the {d} entered there is wrong."),
+            ConflictKind::DigitRemoved => {
+                format!("{cell}: its pencil marks leave out the digit it needs.")
+            }
+        }
+    }
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ConflictKind {
     /// This digit was entered, and it is not the cell's.

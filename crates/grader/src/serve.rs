@@ -1,0 +1,94 @@
+//! `grader serve [--port P] [--host H] [FILE]`: the local web page of
+//! [`kenken_web`], with the puzzles of FILE to pick from.
+
+use crate::exit::BAD_INPUT;
+use crate::ladder_args::parse_timeout;
+use clap::Args;
+use kenken_web::{Config, Library, Server};
+use std::net::IpAddr;
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::Duration;
+
+#[derive(Args, Debug)]
+pub struct ServeArgs {
+    /// A file of puzzles to pick from on the page (what `grader batch` reads; the
+    /// first 100 000 are offered).
+    #[arg(value_name = "FILE")]
+    pub file: Option<PathBuf>,
+    /// The port to listen on (0 picks a free one; the address is printed).
+    #[arg(long, default_value_t = 8080)]
+    pub port: u16,
+    /// The address to listen on. Only this machine can reach the default; another
+    /// address (0.0.0.0 for every interface) opens the page to the network.
+    #[arg(long, default_value = "127.0.0.1")]
+    pub host: IpAddr,
+    /// How long one request may compute (read, grade, walk, hint or check one
+    /// puzzle) before it answers with what it has, in seconds.
+    #[arg(long, value_name = "SECONDS", default_value = "10", value_parser = parse_timeout)]
+    pub timeout: Duration,
+    /// Requests served side by side.
+    #[arg(long, value_name = "N", default_value_t = 4,
+          value_parser = clap::value_parser!(u16).range(1..=64))]
+    pub threads: u16,
+}
+
+pub fn run(args: ServeArgs) -> anyhow::Result<ExitCode> {
+    let library = match &args.file {
+        None => None,
+        Some(path) => match Library::open(path) {
+            Ok(library) => Some(library),
+            Err(e) => {
+                eprintln!("grader serve: error: {e}");
+                return Ok(ExitCode::from(BAD_INPUT));
+            }
+        },
+    };
+    if let Some(library) = &library {
+        let mut note = format!("{} puzzle(s) from {}", library.puzzles.len(), library.name);
+        if library.skipped > 0 {
+            note.push_str(&format!(
+                " ({} entries that are not puzzle strings left out)",
+                library.skipped
+            ));
+        }
+        if library.truncated {
+            note.push_str(&format!(
+                " (the first {}; the rest left out)",
+                kenken_web::MAX_LIBRARY
+            ));
+        }
+        eprintln!("grader serve: {note}");
+    }
+    let config = Config {
+        host: args.host,
+        port: args.port,
+        library,
+        timeout: args.timeout,
+        threads: usize::from(args.threads),
+        ..Config::default()
+    };
+    let server = match Server::bind(config) {
+        Ok(server) => server,
+        Err(e) => {
+            eprintln!("grader serve: error: {e}");
+            return Ok(ExitCode::from(BAD_INPUT));
+        }
+    };
+    if !args.host.is_loopback() {
+        eprintln!(
+            "grader serve: warning: listening on {}: other machines can reach the page",
+            args.host
+        );
+    }
+    let addr = server.addr();
+    let shown = match addr.ip() {
+        IpAddr::V6(ip) => format!("[{ip}]:{}", addr.port()),
+        IpAddr::V4(ip) => format!("{ip}:{}", addr.port()),
+    };
+    // Standard output carries the address alone (a script or a test reads it).
+    crate::report::print(&format!("http://{shown}/"))?;
+    eprintln!("grader serve: serving the page; press Ctrl-C to stop");
+    server.run();
+    Ok(ExitCode::SUCCESS)
+}
