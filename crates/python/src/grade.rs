@@ -12,7 +12,7 @@ use kenken_batch::{GradeRow, GradeSettings, Graded, Grading, Mode};
 use kenken_model::Limits;
 use kenken_techniques::TechniqueKind;
 use pyo3::prelude::*;
-use pyo3::types::{PyDict, PyIterator};
+use pyo3::types::{PyDict, PyIterator, PyString};
 use rayon::ThreadPool;
 use std::collections::VecDeque;
 use std::sync::Arc;
@@ -134,15 +134,12 @@ pub fn grade<'py>(
     let work = Grading::new(&settings(
         mode, timeout, &disable, &enable, max_depth, max_memory, max_work,
     )?);
+    // Timed as a batch times a puzzle: its reading included.
+    let started = Instant::now();
     let (shown, imported) = puzzle.read(py)?;
     let pool = pools::pool(1)?;
-    let (outcome, took) = py.detach(|| {
-        pool.install(|| {
-            let started = Instant::now();
-            let outcome = work.work(imported);
-            (outcome, times.then(|| started.elapsed()))
-        })
-    });
+    let outcome = py.detach(|| pool.install(|| work.work(imported)));
+    let took = times.then(|| started.elapsed());
     row_dict(py, 1, &shown, &outcome, took)
 }
 
@@ -184,6 +181,7 @@ pub fn grade_many(
         times,
         next_index: 1,
         ready: VecDeque::new(),
+        failed: None,
     })
 }
 
@@ -197,6 +195,8 @@ pub struct RowStream {
     times: bool,
     next_index: usize,
     ready: VecDeque<Py<PyAny>>,
+    /// What the input raised: raised once the rows before it are out.
+    failed: Option<PyErr>,
 }
 
 #[pymethods]
@@ -209,7 +209,10 @@ impl RowStream {
         if self.ready.is_empty() {
             self.grade_chunk(py)?;
         }
-        Ok(self.ready.pop_front())
+        match self.ready.pop_front() {
+            Some(row) => Ok(Some(row)),
+            None => self.failed.take().map_or(Ok(None), Err),
+        }
     }
 }
 
@@ -223,11 +226,19 @@ impl RowStream {
         let mut jobs = Vec::with_capacity(size);
         let mut iter = source.bind(py).clone();
         while jobs.len() < size {
-            let Some(item) = iter.next() else {
-                self.source = None;
-                break;
+            let item = match iter.next() {
+                Some(Ok(item)) => item,
+                Some(Err(e)) => {
+                    self.failed = Some(e);
+                    self.source = None;
+                    break;
+                }
+                None => {
+                    self.source = None;
+                    break;
+                }
             };
-            jobs.push(job(self.next_index, &item?)?);
+            jobs.push(job(self.next_index, &item)?);
             self.next_index += 1;
         }
         if jobs.is_empty() {
@@ -236,11 +247,14 @@ impl RowStream {
         let (pool, work, times) = (&self.pool, &self.work, self.times);
         let done = py.detach(|| pipeline::work_chunk(pool, &jobs, work, times, &()));
         for (job, d) in jobs.iter().zip(&done) {
+            let row = row_dict(py, job.index, &d.shown(job), &d.outcome, d.took)?;
+            self.ready.push_back(row.unbind());
+        }
+        // After the rows are kept: a warning turned into an error loses none.
+        for d in &done {
             if let Some(w) = d.outcome.warning() {
                 warn(py, w)?;
             }
-            let row = row_dict(py, job.index, &d.shown(job), &d.outcome, d.took)?;
-            self.ready.push_back(row.unbind());
         }
         Ok(())
     }
@@ -257,11 +271,16 @@ fn job(index: usize, item: &Bound<'_, PyAny>) -> PyResult<Job> {
     let shown = item
         .repr()
         .map_or_else(|_| "?".to_string(), |r| r.to_string());
-    Ok(Job {
-        problem: Some(format!(
+    let problem = if item.is_instance_of::<PyString>() {
+        format!("item {index} is not valid Unicode text (it holds a lone surrogate)")
+    } else {
+        format!(
             "item {index} is a {}, not a puzzle string or a kenken.Puzzle",
             item.get_type().name()?
-        )),
+        )
+    };
+    Ok(Job {
+        problem: Some(problem),
         ..Job::new(index, shown)
     })
 }

@@ -33,13 +33,14 @@ pub struct Cage {
 #[pymethods]
 impl Cage {
     fn __repr__(&self) -> String {
+        // Ops and cell names are plain ASCII: quoted as Python quotes them.
         format!(
-            "Cage(op={:?}, clue={}, cells=[{}])",
+            "Cage(op='{}', clue={}, cells=[{}])",
             self.op,
             self.clue,
             self.cells
                 .iter()
-                .map(|c| format!("{c:?}"))
+                .map(|c| format!("'{c}'"))
                 .collect::<Vec<_>>()
                 .join(", ")
         )
@@ -168,8 +169,9 @@ impl Puzzle {
         &self.source
     }
 
-    fn __repr__(&self) -> String {
-        format!("kenken.read({:?})", clip(&self.source))
+    fn __repr__(&self, py: Python<'_>) -> PyResult<String> {
+        let text = pyo3::types::PyString::new(py, &clip(&self.source));
+        Ok(format!("kenken.read({})", text.repr()?))
     }
 
     fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {

@@ -40,7 +40,7 @@ def test_puzzles_compare_hash_and_pickle():
     q = kenken.Puzzle(p.to_text())
     assert p == q and hash(p) == hash(q) and p != kenken.read(SIX) and p != FOUR
     assert pickle.loads(pickle.dumps(p)) == p
-    assert repr(p) == f'kenken.read("{FOUR}")'
+    assert repr(p) == f"kenken.read({FOUR!r})"
 
 
 def test_a_lenient_reading_warns():
@@ -111,6 +111,22 @@ def test_grade_many_streams_in_chunks_and_in_order(corpus):
     one = [r["max"] for r in kenken.grade_many(corpus[:3000], jobs=1)]
     two = [r["max"] for r in kenken.grade_many(corpus[:3000], jobs=2)]
     assert one == two
+
+
+def test_grade_many_keeps_the_rows_before_an_input_error(corpus):
+    def puzzles():
+        yield from corpus[:10]
+        raise RuntimeError("the input broke")
+
+    rows = kenken.grade_many(puzzles(), jobs=1)
+    assert [next(rows)["index"] for _ in range(10)] == list(range(1, 11))
+    with pytest.raises(RuntimeError, match="the input broke"):
+        next(rows)
+    odd = list(kenken.grade_many(["\ud800", None], jobs=1))
+    assert [r["error"] for r in odd] == [
+        "item 1 is not valid Unicode text (it holds a lone surrogate)",
+        "item 2 is a NoneType, not a puzzle string or a kenken.Puzzle",
+    ]
 
 
 def test_grade_many_releases_the_gil(corpus):

@@ -19,7 +19,9 @@ both start a :class:`distributed.LocalCluster` on this machine: a scheduler and
 ``workers`` worker processes (one thread each). The workers of a real cluster
 need this package installed (``pip install ./crates/python`` on each machine).
 
-``python -m kenken.dask grade|generate`` is the command line.
+``python -m kenken.dask grade|generate`` is the command line. A script that
+starts a LocalCluster must do so under ``if __name__ == "__main__":`` (its worker
+processes import the script).
 """
 
 from __future__ import annotations
@@ -65,8 +67,12 @@ def connect(
         with Client(scheduler) as c:
             yield c
         return
+    import dask
+
     n = workers or os.cpu_count() or 1
-    with LocalCluster(
+    # No dashboard, so no use for the workers' statistical profiler, which
+    # samples the task thread every 10 ms.
+    with dask.config.set({"distributed.worker.profile.enabled": False}), LocalCluster(
         n_workers=n,
         threads_per_worker=1,
         processes=True,
