@@ -21,9 +21,9 @@ printed as Markdown tables and written to `--work`/results.json.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import hashlib
 import json
-import logging
 import os
 import random
 import resource
@@ -113,16 +113,10 @@ def peak_kib() -> int:
 
 
 def cluster(workers: int):
-    from distributed import Client, LocalCluster
-
-    c = LocalCluster(
-        n_workers=workers,
-        threads_per_worker=1,
-        processes=True,
-        dashboard_address=None,
-        silence_logs=logging.ERROR,
-    )
-    return c, Client(c)
+    """A LocalCluster of `workers` processes, as `kenken.dask` starts it."""
+    stack = contextlib.ExitStack()
+    client = stack.enter_context(kenken.dask.connect(workers=workers))
+    return stack, client
 
 
 def bench_grading(args, grader: str, work: Path, source: Path) -> list[dict]:
@@ -149,7 +143,6 @@ def bench_grading(args, grader: str, work: Path, source: Path) -> list[dict]:
             client_cpu = cpu_seconds() - client_cpu0
             worker_cpu = sum(client.run(cpu_seconds).values()) - worker_cpu0
             peaks = sorted(client.run(peak_kib).values())
-            client.close()
             c.close()
             same = digest(d_out) == digest(g_out)
             results.append(
@@ -186,7 +179,6 @@ def bench_generation(args, grader: str, work: Path) -> list[dict]:
             str(d_out), client=client, size=9, min=args.gen_min, count=args.gen_count, seed=args.gen_seed, quiet=True
         )
         took = time.monotonic() - started
-        client.close()
         c.close()
         same = d_out.read_bytes() == g_out.read_bytes()
         results.append(dict(who="dask", n=n, seconds=took, found=report.found, tried=report.tried, identical=same))

@@ -206,10 +206,17 @@ def grade(
                 if shard is None:
                     exhausted = True
                     break
-                pending.append(c.submit(_grade_task, shard, options, pure=False))
+                # Scattered rather than passed as an argument: a task's arguments
+                # travel inside its serialised graph, which stayed in the client
+                # process after the task was done (about 1 MiB a shard, so memory
+                # grew with the input); scattered data goes with its future.
+                data = c.scatter(shard, hash=False)
+                pending.append((c.submit(_grade_task, data, options, pure=False), data))
             if not pending:
                 break
-            result = pending.popleft().result()
+            future, data = pending.popleft()
+            result = future.result()
+            del future, data
             out.write(result["rows"])
             out.flush()
             progress.clear()
