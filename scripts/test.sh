@@ -3,11 +3,13 @@
 #
 # What the tests use from outside Rust is installed first when missing:
 # * Debian's sgt-puzzles: Simon Tatham's own program, the oracle of the format
-#   conformance tests;
+#   conformance and generator tests;
 # * Debian's chromium, driven headless by Python's playwright and pytest: the
 #   browser tests of `grader serve`'s page (playwright drives the installed
 #   chromium; it never downloads a browser of its own);
-# * Debian's qpdf and poppler-utils: the PDF checks of `grader print`.
+# * Debian's qpdf and poppler-utils: the PDF checks of `grader print`;
+# * Python's maturin, dask and distributed: the `kenken` package (built from
+#   crates/python and installed) and its tests, a Dask LocalCluster included.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -26,16 +28,22 @@ if [ ${#missing[@]} -gt 0 ]; then
 fi
 
 python=python3
-if ! $python -c "import pytest, playwright" 2>/dev/null; then
+packages=(pytest playwright maturin dask distributed)
+if ! $python -c "import pytest, playwright, maturin, dask, distributed" 2>/dev/null; then
   # Into the user's Python when it takes packages, else (a Debian system Python
   # marked as externally managed) into a virtual environment under target/.
-  if ! $python -m pip install -q pytest playwright 2>/dev/null; then
-    $python -m venv target/browser-tests
-    python=target/browser-tests/bin/python
-    $python -c "import pytest, playwright" 2>/dev/null || $python -m pip install -q pytest playwright
+  if ! $python -m pip install -q --root-user-action=ignore "${packages[@]}" 2>/dev/null; then
+    $python -m venv target/python-tests
+    python=target/python-tests/bin/python
+    $python -c "import pytest, playwright, maturin, dask, distributed" 2>/dev/null ||
+      $python -m pip install -q "${packages[@]}"
   fi
 fi
 
 cargo test --workspace --release
 
-GRADER="${CARGO_TARGET_DIR:-target}/release/grader" $python -m pytest -q crates/web/tests/browser
+# The Python package, built from source and installed with the README's command;
+# its tests compare it with the grader binary built above.
+$python -m pip install -q --root-user-action=ignore ./crates/python
+export GRADER="${CARGO_TARGET_DIR:-target}/release/grader"
+$python -m pytest -q crates/python/tests crates/web/tests/browser

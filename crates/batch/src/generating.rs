@@ -3,13 +3,13 @@
 //! the puzzles a one-machine run with the same seed finds, in the same order.
 
 use kenken_formats::{sudokuwiki, tatham, text, WriteError};
-use kenken_generator::search::{attempt, Attempt};
+use kenken_generator::search::attempt;
+pub use kenken_generator::search::Attempt;
 use kenken_generator::{attempt_seed, Generated, Request};
 use kenken_model::Puzzle;
 use kenken_techniques::Rating;
 use rayon::prelude::*;
-use serde::Serialize;
-use std::collections::BTreeMap;
+use serde::{Deserialize, Serialize};
 use std::ops::Range;
 use std::time::Instant;
 
@@ -66,8 +66,9 @@ pub fn puzzle_string(puzzle: &Puzzle, format: GenerateFormat) -> Result<String, 
 }
 
 /// A generated puzzle's NDJSON row (its fields in alphabetical order, as
-/// `grader generate` has always written them).
-#[derive(Clone, Debug, PartialEq, Serialize)]
+/// `grader generate` has always written them). It reads back from what it
+/// writes, so a row made on one machine can be numbered on another.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct GeneratedRow {
     /// Mode c's max depth (`null` when mode c ran out of work).
     pub depth: Option<usize>,
@@ -79,7 +80,7 @@ pub struct GeneratedRow {
     pub seed: u64,
     pub size: usize,
     /// The technique of the first step rated `max`.
-    pub technique: &'static str,
+    pub technique: String,
     pub total: f64,
 }
 
@@ -92,7 +93,7 @@ impl GeneratedRow {
             puzzle: puzzle_string(&g.puzzle, GenerateFormat::Ndjson)?,
             seed: g.seed,
             size: g.puzzle.size().get(),
-            technique: g.technique.id(),
+            technique: g.technique.id().to_string(),
             total: g.total.as_f64(),
         })
     }
@@ -114,55 +115,30 @@ pub fn generated_line(
     })
 }
 
-/// What a range of attempts of a run did.
-#[derive(Clone, Debug, Default)]
-pub struct RangeReport {
-    /// The puzzles found, in attempt order.
-    pub found: Vec<Generated>,
-    /// Attempts whose outcome counted: up to the first one the deadline
-    /// interrupted.
-    pub tried: u64,
-    /// The deadline interrupted an attempt (the attempts after it are not counted).
-    pub interrupted: bool,
-    /// For the attempts that found nothing: how many came closest to the band at
-    /// each max rating (`None`: no unique candidate).
-    pub missed: BTreeMap<Option<Rating>, u64>,
-}
-
 /// Attempts `range` of the run of `request` seeded with `seed`, on the current
-/// rayon pool. Attempt i depends only on (seed, i) and the request, so the ranges
-/// 0..a, a..b, … run anywhere and read in order find what one run finds, in the
-/// same order.
+/// rayon pool: their outcomes in attempt order, up to and with the first one the
+/// deadline interrupted. Attempt i depends only on (seed, i) and the request, so
+/// the ranges 0..a, a..b, … run anywhere and read in order find what one run
+/// finds, in the same order.
 pub fn attempt_range(
     request: &Request,
     seed: u64,
     range: Range<u64>,
     deadline: Option<Instant>,
-) -> RangeReport {
+) -> Vec<Attempt> {
     let indices: Vec<u64> = range.collect();
-    let outcomes: Vec<Attempt> = indices
+    let mut outcomes: Vec<Attempt> = indices
         .into_par_iter()
         .with_max_len(1)
         .map(|i| attempt(request, attempt_seed(seed, i), i, deadline))
         .collect();
-    let mut report = RangeReport::default();
-    for outcome in outcomes {
-        match outcome {
-            Attempt::Interrupted => {
-                report.interrupted = true;
-                break;
-            }
-            Attempt::Missed { closest } => {
-                report.tried += 1;
-                *report.missed.entry(closest).or_default() += 1;
-            }
-            Attempt::Found(generated) => {
-                report.tried += 1;
-                report.found.push(*generated);
-            }
-        }
+    if let Some(cut) = outcomes
+        .iter()
+        .position(|o| matches!(o, Attempt::Interrupted))
+    {
+        outcomes.truncate(cut + 1);
     }
-    report
+    outcomes
 }
 
 #[cfg(test)]
@@ -188,9 +164,13 @@ mod tests {
         .unwrap();
         let mut pieces = Vec::new();
         for start in (0..12).step_by(5) {
-            let report = attempt_range(&request, 7, start..(start + 5).min(12), None);
-            assert!(!report.interrupted);
-            pieces.extend(report.found.iter().map(|g| g.seed));
+            for outcome in attempt_range(&request, 7, start..(start + 5).min(12), None) {
+                match outcome {
+                    Attempt::Found(g) => pieces.push(g.seed),
+                    Attempt::Missed { .. } => {}
+                    Attempt::Interrupted => panic!("no deadline was set"),
+                }
+            }
         }
         assert!(!whole.is_empty());
         assert_eq!(pieces, whole);

@@ -9,7 +9,7 @@ use crate::RowFormat;
 use kenken_formats::Imported;
 use kenken_model::{Exhausted, Limits};
 use kenken_techniques::{Grader, Options, Rating, Status, Summary, TechniqueKind};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use std::borrow::Cow;
 use std::collections::BTreeMap;
 use std::io::{self, Write};
@@ -535,6 +535,30 @@ impl Rows<Graded> for GradeRows {
 
 // ---- the tally ----
 
+/// Every status a row can have.
+const ROW_STATUSES: [&str; 8] = [
+    "solved",
+    "stuck",
+    "impossible",
+    "ambiguous",
+    "timeout",
+    "limit",
+    "invalid",
+    "error",
+];
+
+/// A [`Tally`] as plain data.
+#[derive(Serialize, Deserialize)]
+struct TallyData {
+    puzzles: usize,
+    by_max: Vec<(u32, usize)>,
+    by_depth: Vec<(usize, usize)>,
+    unsolved_n: Vec<(String, usize)>,
+    unsolved_c: Vec<(String, usize)>,
+    not_graded: Vec<(String, usize)>,
+    stopped: Vec<(String, usize)>,
+}
+
 /// How many puzzles got each max rating (mode n) and each max depth (mode c); the
 /// puzzles a run did not solve are counted by status instead.
 #[derive(Clone, Default, Debug, PartialEq, Eq)]
@@ -602,6 +626,54 @@ impl Tally {
     /// How many rows have this status without a grade (`invalid`, `error`).
     pub fn not_graded(&self, status: &str) -> usize {
         self.not_graded.get(status).copied().unwrap_or(0)
+    }
+
+    /// The tally as JSON, to send to another process (see [`Tally::from_json`]).
+    pub fn to_json(&self) -> String {
+        fn pairs<K: Clone, L>(map: &BTreeMap<K, usize>, key: impl Fn(K) -> L) -> Vec<(L, usize)> {
+            map.iter().map(|(k, &n)| (key(k.clone()), n)).collect()
+        }
+        let named = |s: &'static str| s.to_string();
+        let data = TallyData {
+            puzzles: self.puzzles,
+            by_max: pairs(&self.by_max, |r| r.0),
+            by_depth: pairs(&self.by_depth, |d| d),
+            unsolved_n: pairs(&self.unsolved_n, named),
+            unsolved_c: pairs(&self.unsolved_c, named),
+            not_graded: pairs(&self.not_graded, named),
+            stopped: pairs(&self.stopped, named),
+        };
+        serde_json::to_string(&data).expect("a tally serialises")
+    }
+
+    /// A tally [`Tally::to_json`] wrote.
+    pub fn from_json(json: &str) -> Result<Tally, String> {
+        let data: TallyData = serde_json::from_str(json).map_err(|e| e.to_string())?;
+        let statuses = |pairs: Vec<(String, usize)>| {
+            pairs
+                .into_iter()
+                .map(|(name, n)| {
+                    ROW_STATUSES
+                        .into_iter()
+                        .find(|&s| s == name)
+                        .map(|s| (s, n))
+                        .ok_or_else(|| format!("unknown status {name:?} in a tally"))
+                })
+                .collect::<Result<BTreeMap<_, _>, String>>()
+        };
+        Ok(Tally {
+            puzzles: data.puzzles,
+            by_max: data
+                .by_max
+                .into_iter()
+                .map(|(r, n)| (Rating(r), n))
+                .collect(),
+            by_depth: data.by_depth.into_iter().collect(),
+            unsolved_n: statuses(data.unsolved_n)?,
+            unsolved_c: statuses(data.unsolved_c)?,
+            not_graded: statuses(data.not_graded)?,
+            stopped: statuses(data.stopped)?,
+        })
     }
 
     /// Tab-separated tables: `Max` → count (modes n, b), then `Max Depth` → count
@@ -674,6 +746,38 @@ mod tests {
             "the timeout must be a positive number of seconds, not -1"
         );
         assert!(timeout_from_secs(f64::NAN).is_err());
+    }
+
+    #[test]
+    fn tallies_travel_as_json_and_merge() {
+        let solved = Summary {
+            status: Status::Solved,
+            max: Rating(15),
+            stopped: None,
+            ..Summary::stopped_by(Exhausted::Time)
+        };
+        let stopped = Summary::stopped_by(Exhausted::Time);
+        let graded = |normal: Summary| Graded::Graded {
+            normal: Some(normal),
+            cc: Some(solved),
+            warning: None,
+        };
+        let mut a = Tally::default();
+        a.add(&graded(solved));
+        a.add(&Graded::Invalid("no".into()));
+        let mut b = Tally::default();
+        b.add(&graded(stopped));
+        let mut whole = a.clone();
+        whole.add(&graded(stopped));
+        let mut merged = Tally::from_json(&a.to_json()).unwrap();
+        merged.merge(&Tally::from_json(&b.to_json()).unwrap());
+        assert_eq!(merged, whole);
+        assert_eq!(merged.puzzles(), 3);
+        assert_eq!(merged.not_graded("invalid"), 1);
+        assert_eq!(merged.stopped().get("timeout"), Some(&1));
+        let mut text = Vec::new();
+        merged.write(&mut text, Mode::B).unwrap();
+        assert!(String::from_utf8(text).unwrap().contains("1.5\t1\n"));
     }
 
     #[test]

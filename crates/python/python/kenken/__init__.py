@@ -1,0 +1,60 @@
+"""KenKen (Calcudoku) puzzles from Python: read them in any supported format,
+grade them the way a person solves them (the same rows as ``grader batch``),
+solve them exhaustively, generate them at a rating, and draw them.
+
+>>> import kenken
+>>> p = kenken.read("4:_a_5a_bac_a__,d2m12a5m8s2d2s1")
+>>> p.size
+4
+>>> kenken.grade(p)["max"]
+1.0
+
+Batches: :func:`grade_many` grades any iterable in parallel (GIL released,
+rows in input order); :mod:`kenken.dask` runs files of puzzles on a Dask cluster.
+"""
+
+from .errors import (
+    BatchInputError,
+    FormatError,
+    GenerateError,
+    IncompleteError,
+    KenkenError,
+    KenkenWarning,
+    OptionsError,
+    RenderError,
+)
+from ._kenken import (
+    Cage,
+    Puzzle,
+    RowStream,
+    __version__,
+    generate,
+    grade,
+    grade_many,
+    read,
+    render_svg,
+    solve,
+    techniques,
+)
+
+__all__ = [
+    "__version__",
+    "Puzzle",
+    "Cage",
+    "RowStream",
+    "read",
+    "grade",
+    "grade_many",
+    "solve",
+    "generate",
+    "render_svg",
+    "techniques",
+    "KenkenError",
+    "FormatError",
+    "OptionsError",
+    "GenerateError",
+    "RenderError",
+    "BatchInputError",
+    "IncompleteError",
+    "KenkenWarning",
+]

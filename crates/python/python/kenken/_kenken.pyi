@@ -1,0 +1,145 @@
+"""Type stubs of the native module (re-exported by ``kenken``)."""
+
+from collections.abc import Iterable, Iterator, Sequence
+from typing import Any, Literal, Optional, Union
+
+__version__: str
+
+Mode = Literal["n", "c", "b"]
+GradeRow = dict[str, Any]
+"""A ``grader batch --format ndjson`` row: ``index``, ``puzzle``, ``status``,
+``success``; ``max``, ``total``, ``steps`` (modes n, b); ``depth``, ``cc_steps``
+(modes c, b); ``ms`` (``times=True``); ``error`` (when there is one)."""
+
+class Cage:
+    """One cage of a puzzle."""
+
+    op: str
+    """``+``, ``-``, ``*``, ``/``, or ``!`` for a single given cell."""
+    clue: int
+    cells: list[str]
+    """Cell names, row letter and column number (``B3``), in reading order."""
+    positions: list[tuple[int, int]]
+    """0-based (row, column) pairs, in reading order."""
+
+class Puzzle:
+    """A KenKen puzzle; ``Puzzle(text, format=None)`` is ``read(text, format)``."""
+
+    def __init__(self, text: str, format: Optional[str] = None) -> None: ...
+    @property
+    def size(self) -> int: ...
+    @property
+    def cages(self) -> list[Cage]: ...
+    @property
+    def boxes(self) -> Optional[tuple[int, int]]: ...
+    @property
+    def source(self) -> str:
+        """The text the puzzle was read from."""
+    @property
+    def format(self) -> str:
+        """The format it was read as (``tatham``, ``k6c``, ``d6c``, ``text``,
+        ``letter-grid``)."""
+    def to_tatham(self) -> str: ...
+    def to_k6c(self) -> str: ...
+    def to_d6c(self) -> str: ...
+    def to_text(self) -> str: ...
+    def to_sudokuwiki(self) -> str: ...
+    def __eq__(self, other: object) -> bool: ...
+    def __hash__(self) -> int: ...
+
+PuzzleLike = Union[str, Puzzle]
+
+class RowStream(Iterator[GradeRow]):
+    """The rows of :func:`grade_many`, graded a chunk of the input at a time."""
+
+    def __iter__(self) -> RowStream: ...
+    def __next__(self) -> GradeRow: ...
+
+def read(text: str, format: Optional[str] = None) -> Puzzle:
+    """Reads a puzzle string in any supported format (detected unless ``format``
+    names one). Raises FormatError; warns KenkenWarning for a lenient reading."""
+
+def grade(
+    puzzle: PuzzleLike,
+    *,
+    mode: Mode = "b",
+    timeout: Optional[float] = None,
+    disable: Sequence[str] = (),
+    enable: Sequence[str] = (),
+    max_depth: int = 8,
+    max_memory: Union[int, str, None] = None,
+    max_work: Optional[int] = None,
+    times: bool = False,
+) -> GradeRow:
+    """The ``grader batch --format ndjson`` row of one puzzle (``index`` 1)."""
+
+def grade_many(
+    puzzles: Iterable[Any],
+    *,
+    jobs: Optional[int] = None,
+    mode: Mode = "b",
+    timeout: Optional[float] = None,
+    disable: Sequence[str] = (),
+    enable: Sequence[str] = (),
+    max_depth: int = 8,
+    max_memory: Union[int, str, None] = None,
+    max_work: Optional[int] = None,
+    times: bool = False,
+) -> RowStream:
+    """Grades an iterable of puzzles in parallel; rows in input order."""
+
+def solve(puzzle: PuzzleLike, *, timeout: Optional[float] = None) -> dict[str, Any]:
+    """``grader solve --json``: ``puzzle``, ``size``, ``verdict``, ``solution``."""
+
+def generate(
+    size: int,
+    min: float,
+    max: Optional[float] = None,
+    count: int = 1,
+    seed: Optional[int] = None,
+    *,
+    jobs: Optional[int] = None,
+    ops: str = "+-*/",
+    strict: bool = False,
+    cage_sizes: tuple[int, int] = (2, 5),
+    max_givens: int = 1,
+    max_mean_cage: float = 2.4,
+    kendoku: bool = False,
+    require: Sequence[str] = (),
+    forbid: Sequence[str] = (),
+    max_depth: Optional[int] = None,
+    steps: Optional[int] = None,
+    max_tries: int = 10_000,
+    timeout: Optional[float] = None,
+) -> list[dict[str, Any]]:
+    """``grader generate`` rows of ``count`` puzzles rated in [min, max]."""
+
+def render_svg(
+    puzzle: PuzzleLike,
+    step: Optional[int] = None,
+    *,
+    solution: bool = False,
+    candidates: bool = False,
+    caption: bool = True,
+) -> str:
+    """The grid as SVG, as ``grader render`` draws it."""
+
+def techniques() -> list[dict[str, Any]]:
+    """The ladder: ``id``, ``name``, ``rating``, ``enabled``, ``summary``."""
+
+# Used by kenken.dask.
+class _BatchReader:
+    def __init__(self, path: str) -> None: ...
+    def take(self, size: int) -> Optional[bytes]: ...
+    @property
+    def error(self) -> Optional[str]: ...
+    @property
+    def read(self) -> int: ...
+
+def _check_grade_options(**options: Any) -> None: ...
+def _grade_shard(shard: bytes, **options: Any) -> dict[str, Any]: ...
+def _tsv_header(mode: str, times: bool = False) -> str: ...
+def _summary(tallies: list[str], mode: str) -> str: ...
+def _check_generation(format: str, size: int, min: float, max: Optional[float] = None, **ask: Any) -> None: ...
+def _attempt_range(start: int, end: int, seed: int, **options: Any) -> dict[str, Any]: ...
+def _generated_line(row: dict[str, Any], index: int) -> str: ...

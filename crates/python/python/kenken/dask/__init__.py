@@ -1,0 +1,389 @@
+"""Grading and generating on a Dask cluster, with ``grader``'s output.
+
+:func:`grade` grades a batch file (any input ``grader batch`` reads) on a cluster
+and writes exactly the bytes ``grader batch --format ndjson`` (or ``tsv``) writes
+with the same options. The client reads the input with ``grader``'s own reader, a
+shard at a time (``shard_size`` puzzles), numbered as in the whole input; each
+shard is graded by one task on a worker (the same library code as ``grader
+batch``, grouped by size); the rows come back and are written in input order. At
+most a few shards per worker thread are in flight, so memory stays flat however
+long the input.
+
+:func:`generate` splits a seeded generation run into ranges of attempts
+(``attempts_per_task``). Attempt *i* of a run depends only on the seed and *i*,
+and found puzzles are taken in attempt order, so the output is that of ``grader
+generate`` with the same seed and options, whatever the number of workers.
+
+Without ``scheduler`` (an address such as ``tcp://10.0.0.5:8786``) or ``client``,
+both start a :class:`distributed.LocalCluster` on this machine: a scheduler and
+``workers`` worker processes (one thread each). The workers of a real cluster
+need this package installed (``pip install ./crates/python`` on each machine).
+
+``python -m kenken.dask grade|generate`` is the command line. A script that
+starts a LocalCluster must do so under ``if __name__ == "__main__":`` (its worker
+processes import the script).
+"""
+
+from __future__ import annotations
+
+import collections
+import contextlib
+import logging
+import os
+import sys
+import time
+from dataclasses import dataclass, field
+from typing import IO, Any, Iterator, Optional, Sequence
+
+from .. import _kenken
+from ..errors import OptionsError
+
+#: Puzzles per grading task: large enough that a task's overhead (a few
+#: milliseconds of scheduling and transfer) is small against its grading, small
+#: enough that every worker gets many tasks.
+DEFAULT_SHARD_SIZE = 4096
+#: Attempts per generation task.
+DEFAULT_ATTEMPTS_PER_TASK = 2
+#: Tasks in flight per worker thread: enough to keep every worker busy while the
+#: client writes the oldest shard's rows.
+IN_FLIGHT_PER_THREAD = 2
+
+
+@contextlib.contextmanager
+def connect(
+    scheduler: Optional[str] = None,
+    workers: Optional[int] = None,
+    client: Any = None,
+) -> Iterator[Any]:
+    """A Dask client: ``client`` itself, or one connected to ``scheduler``, or one
+    on a new LocalCluster of ``workers`` processes (every core by default) with
+    one thread each, closed on exit."""
+    if client is not None:
+        yield client
+        return
+    from distributed import Client, LocalCluster
+
+    if scheduler is not None:
+        with Client(scheduler) as c:
+            yield c
+        return
+    import dask
+
+    n = workers or os.cpu_count() or 1
+    # No dashboard, so no use for the workers' statistical profiler, which
+    # samples the task thread every 10 ms.
+    with dask.config.set({"distributed.worker.profile.enabled": False}), LocalCluster(
+        n_workers=n,
+        threads_per_worker=1,
+        processes=True,
+        dashboard_address=None,
+        silence_logs=logging.ERROR,
+    ) as cluster, Client(cluster) as c:
+        yield c
+
+
+def _threads(client: Any) -> int:
+    return max(1, sum(client.nthreads().values()))
+
+
+def _open_output(path: Optional[str]) -> Any:
+    if path is None or path == "-":
+        return contextlib.nullcontext(sys.stdout.buffer)
+    return open(path, "wb")
+
+
+class _Progress:
+    """A one-line count on stderr, when it is a terminal and not quiet."""
+
+    def __init__(self, what: str, quiet: bool) -> None:
+        self.what = what
+        self.shown = not quiet and sys.stderr.isatty()
+        self.started = time.monotonic()
+        self.last = 0.0
+
+    def update(self, n: int, extra: str = "") -> None:
+        now = time.monotonic()
+        if not self.shown or now - self.last < 0.5:
+            return
+        self.last = now
+        rate = n / max(now - self.started, 1e-9)
+        sys.stderr.write(f"\r{n} {self.what}  {rate:.0f}/s{extra}\x1b[K")
+        sys.stderr.flush()
+
+    def clear(self) -> None:
+        if self.shown:
+            sys.stderr.write("\r\x1b[K")
+            sys.stderr.flush()
+
+
+def _grade_task(shard: bytes, options: dict[str, Any]) -> dict[str, Any]:
+    return _kenken._grade_shard(shard, **options)
+
+
+@dataclass
+class GradeReport:
+    """What a distributed grading did."""
+
+    rows: int = 0
+    invalid: int = 0
+    errors: int = 0
+    stopped: dict[str, int] = field(default_factory=dict)
+    #: Why the input stopped being readable, after ``rows`` rows.
+    input_error: Optional[str] = None
+    #: ``grader batch --summary``'s tally (with ``summary=True``).
+    summary: Optional[str] = None
+    seconds: float = 0.0
+
+    @property
+    def exit_code(self) -> int:
+        """``grader batch``'s exit code for the same run."""
+        if self.input_error is not None:
+            return 2
+        if self.errors:
+            return 1
+        return 2 if self.invalid else 0
+
+
+def grade(
+    input: str,
+    output: Optional[str] = None,
+    *,
+    scheduler: Optional[str] = None,
+    workers: Optional[int] = None,
+    client: Any = None,
+    shard_size: int = DEFAULT_SHARD_SIZE,
+    format: str = "ndjson",
+    times: bool = False,
+    summary: bool = False,
+    quiet: bool = False,
+    mode: str = "n",
+    timeout: Optional[float] = None,
+    disable: Sequence[str] = (),
+    enable: Sequence[str] = (),
+    max_depth: int = 8,
+    max_memory: Any = None,
+    max_work: Optional[int] = None,
+    messages: Optional[IO[str]] = None,
+) -> GradeReport:
+    """Grades the batch file ``input`` on a Dask cluster and writes the rows to
+    ``output`` (a path; ``None`` or ``"-"``: standard output), byte for byte as
+    ``grader batch --format FORMAT`` with the same options writes them.
+
+    The options are ``grader batch``'s (``mode`` defaults to ``"n"`` as there).
+    An entry that is not a valid puzzle gets its row and a line on ``messages``
+    (stderr by default), as ``grader batch`` reports it.
+    """
+    if shard_size < 1:
+        raise OptionsError(f"shard_size must be at least 1, not {shard_size}")
+    if format not in ("ndjson", "tsv"):
+        raise OptionsError(f'format must be "tsv" or "ndjson", not {format!r}')
+    ladder = dict(
+        mode=mode,
+        timeout=timeout,
+        disable=list(disable),
+        enable=list(enable),
+        max_depth=max_depth,
+        max_memory=max_memory,
+        max_work=max_work,
+    )
+    _kenken._check_grade_options(**ladder)
+    reader = _kenken._BatchReader(input)
+    options = dict(ladder, format=format, times=times, jobs=1)
+    messages = messages or sys.stderr
+    report = GradeReport()
+    tallies: list[str] = []
+    started = time.monotonic()
+    progress = _Progress("puzzles", quiet)
+    with connect(scheduler, workers, client) as c, _open_output(output) as out:
+        if format == "tsv":
+            out.write(_kenken._tsv_header(mode, times).encode())
+        window = IN_FLIGHT_PER_THREAD * _threads(c) + 1
+        pending: collections.deque[Any] = collections.deque()
+        exhausted = False
+        while True:
+            while not exhausted and len(pending) < window:
+                shard = reader.take(shard_size)
+                if shard is None:
+                    exhausted = True
+                    break
+                # Scattered rather than passed as an argument: a task's arguments
+                # travel inside its serialised graph, which stayed in the client
+                # process after the task was done (about 1 MiB a shard, so memory
+                # grew with the input); scattered data goes with its future.
+                data = c.scatter(shard, hash=False)
+                pending.append((c.submit(_grade_task, data, options, pure=False), data))
+            if not pending:
+                break
+            future, data = pending.popleft()
+            result = future.result()
+            del future, data
+            out.write(result["rows"])
+            out.flush()
+            progress.clear()
+            for index, text, message in result["failures"]:
+                print(f"kenken.dask grade: puzzle {index} ({text!r}): {message}", file=messages)
+            if not quiet:
+                for index, text, message in result["warnings"]:
+                    print(
+                        f"kenken.dask grade: warning: puzzle {index} ({text!r}): {message}",
+                        file=messages,
+                    )
+            report.rows += result["rows"].count(b"\n")
+            report.invalid += result["invalid"]
+            report.errors += result["error"]
+            for status, n in result["stopped"].items():
+                report.stopped[status] = report.stopped.get(status, 0) + n
+            if summary:
+                tallies.append(result["tally"])
+            progress.update(report.rows)
+    progress.clear()
+    report.input_error = reader.error
+    report.seconds = time.monotonic() - started
+    if summary:
+        report.summary = _kenken._summary(tallies, mode)
+    return report
+
+
+def _attempt_task(
+    start: int, end: int, seed: int, deadline: Optional[float], ask: dict[str, Any]
+) -> list[tuple[Any, ...]]:
+    remaining = None if deadline is None else deadline - time.time()
+    return _kenken._attempt_range(start, end, seed, remaining=remaining, jobs=1, **ask)
+
+
+def _rating_text(x: float) -> str:
+    tenths = round(x * 10)
+    return str(tenths // 10) if tenths % 10 == 0 else f"{tenths // 10}.{tenths % 10}"
+
+
+@dataclass
+class GenerateReport:
+    """What a distributed generation did."""
+
+    found: int = 0
+    #: Attempts made, in attempt order up to the last one needed.
+    tried: int = 0
+    seed: int = 0
+    #: ``done``, ``tries`` or ``timeout``.
+    stopped: str = "done"
+    #: For the attempts that found nothing: how many came closest to the band at
+    #: each max rating (in tenths; ``None``: no unique candidate).
+    missed: dict[Optional[int], int] = field(default_factory=dict)
+    seconds: float = 0.0
+
+    @property
+    def exit_code(self) -> int:
+        """``grader generate``'s exit code for the same run."""
+        return 0 if self.stopped == "done" else 4
+
+
+def generate(
+    output: Optional[str] = None,
+    *,
+    size: int,
+    min: float,
+    max: Optional[float] = None,
+    count: int = 1,
+    seed: Optional[int] = None,
+    format: str = "ndjson",
+    scheduler: Optional[str] = None,
+    workers: Optional[int] = None,
+    client: Any = None,
+    attempts_per_task: int = DEFAULT_ATTEMPTS_PER_TASK,
+    max_tries: int = 10_000,
+    timeout: Optional[float] = None,
+    quiet: bool = False,
+    **ask: Any,
+) -> GenerateReport:
+    """Makes ``count`` puzzles rated in [``min``, ``max``] on a Dask cluster and
+    writes them to ``output`` (``None`` or ``"-"``: standard output) as ``grader
+    generate --format FORMAT`` with the same seed and options writes them.
+
+    The other options (``ops``, ``strict``, ``cage_sizes``, ``max_givens``,
+    ``max_mean_cage``, ``kendoku``, ``require``, ``forbid``, ``max_depth``,
+    ``steps``) are :func:`kenken.generate`'s.
+    """
+    if attempts_per_task < 1:
+        raise OptionsError(f"attempts_per_task must be at least 1, not {attempts_per_task}")
+    ask = dict(ask, size=size, min=min, max=max)
+    _kenken._check_generation(format, **ask)
+    if seed is None:
+        seed = time.time_ns() % (1 << 64)
+    ask["format"] = format
+    report = GenerateReport(seed=seed)
+    if count == 0:
+        return report
+    started = time.monotonic()
+    deadline = None if timeout is None or timeout <= 0 else time.time() + timeout
+    progress = _Progress("attempts", quiet)
+    with connect(scheduler, workers, client) as c, _open_output(output) as out:
+        window = IN_FLIGHT_PER_THREAD * _threads(c) + 1
+        pending: collections.deque[Any] = collections.deque()
+        next_attempt = 0
+        done = False
+        while not done:
+            if deadline is not None and time.time() >= deadline:
+                report.stopped = "timeout"
+                break
+            while len(pending) < window and next_attempt < max_tries:
+                end = next_attempt + attempts_per_task
+                if end > max_tries:
+                    end = max_tries
+                pending.append(
+                    c.submit(_attempt_task, next_attempt, end, seed, deadline, ask, pure=False)
+                )
+                next_attempt = end
+            if not pending:
+                report.stopped = "tries"
+                break
+            for outcome in pending.popleft().result():
+                if outcome[0] == "interrupted":
+                    report.stopped = "timeout"
+                    done = True
+                    break
+                report.tried += 1
+                if outcome[0] == "missed":
+                    report.missed[outcome[1]] = report.missed.get(outcome[1], 0) + 1
+                    continue
+                _, row, line = outcome
+                report.found += 1
+                if format == "ndjson":
+                    line = _kenken._generated_line(row, report.found)
+                out.write((line + "\n").encode())
+                out.flush()
+                if report.found == count:
+                    done = True
+                    break
+            progress.update(report.tried, f"  found {report.found}/{count}")
+        for f in pending:
+            f.cancel()
+    progress.clear()
+    report.seconds = time.monotonic() - started
+    return report
+
+
+def band(lo: float, hi: Optional[float]) -> str:
+    """The band as ``grader generate`` writes it: ``4.4``, ``3-3.9``, ``4.4+``."""
+    low = _rating_text(lo)
+    if hi is None:
+        return f"{low}+"
+    high = _rating_text(hi)
+    return high if high == low else f"{low}-{high}"
+
+
+def closest(missed: dict[Optional[int], int], lo: float, hi: Optional[float]) -> Optional[float]:
+    """The max rating closest to the band [lo, hi] among the missed attempts."""
+    low, high = round(lo * 10), None if hi is None else round(hi * 10)
+
+    def distance(r: int) -> int:
+        if r < low:
+            return low - r
+        return 0 if high is None or r <= high else r - high
+
+    ratings = [r for r in missed if r is not None]
+    if not ratings:
+        return None
+    return sorted(ratings, key=lambda r: (distance(r), -r))[0] / 10
+
+
+__all__ = ["connect", "grade", "generate", "GradeReport", "GenerateReport", "band", "closest"]

@@ -1,0 +1,325 @@
+//! `kenken.grade`, `kenken.grade_many` and `kenken.solve`: the work of `grader
+//! batch` and `grader solve` on the library's pipeline, with rows made by the same
+//! code as `grader batch --format ndjson` writes.
+
+use crate::errors::{options_error, warn};
+use crate::pools;
+use crate::puzzle::{Puzzle, PuzzleArg};
+use kenken_batch::grading::{check_memory, parse_size, timeout_from_secs, DEFAULT_MAX_MEMORY};
+use kenken_batch::pipeline::{self, Job, Outcome, Work};
+use kenken_batch::solving::{is_finding, search_puzzle, verdict_name};
+use kenken_batch::{GradeRow, GradeSettings, Graded, Grading, Mode};
+use kenken_model::Limits;
+use kenken_techniques::TechniqueKind;
+use pyo3::prelude::*;
+use pyo3::types::{PyDict, PyIterator, PyString};
+use rayon::ThreadPool;
+use std::collections::VecDeque;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+/// `max_memory`: bytes, or a size such as `"512M"`.
+#[derive(FromPyObject)]
+pub enum MemoryArg {
+    Bytes(usize),
+    Text(String),
+}
+
+/// The technique a switch names, by its id (`grader techniques`).
+fn technique(id: &str) -> PyResult<TechniqueKind> {
+    TechniqueKind::all()
+        .filter(|&k| k != TechniqueKind::PROPAGATION)
+        .find(|k| k.id() == id)
+        .ok_or_else(|| {
+            let known: Vec<&str> = TechniqueKind::all()
+                .filter(|&k| k != TechniqueKind::PROPAGATION)
+                .map(TechniqueKind::id)
+                .collect();
+            options_error(format!(
+                "unknown technique {id:?} (one of: {})",
+                known.join(", ")
+            ))
+        })
+}
+
+/// The techniques of a list of ids (each may also be several ids separated by
+/// commas, as on the command line).
+fn techniques(ids: &[String]) -> PyResult<Vec<TechniqueKind>> {
+    ids.iter()
+        .flat_map(|s| s.split(','))
+        .map(str::trim)
+        .filter(|s| !s.is_empty())
+        .map(technique)
+        .collect()
+}
+
+/// The grading options, checked as `grader batch` checks them.
+#[allow(clippy::too_many_arguments)]
+pub fn settings(
+    mode: &str,
+    timeout: Option<f64>,
+    disable: &[String],
+    enable: &[String],
+    max_depth: u8,
+    max_memory: Option<MemoryArg>,
+    max_work: Option<u64>,
+) -> PyResult<GradeSettings> {
+    let mode = Mode::from_name(mode).ok_or_else(|| {
+        options_error(format!("mode must be \"n\", \"c\" or \"b\", not {mode:?}"))
+    })?;
+    if !(2..=8).contains(&max_depth) {
+        return Err(options_error(format!(
+            "max_depth must be 2 to 8, not {max_depth}"
+        )));
+    }
+    let max_memory = match max_memory {
+        None => DEFAULT_MAX_MEMORY,
+        Some(MemoryArg::Bytes(b)) => check_memory(b).map_err(options_error)?,
+        Some(MemoryArg::Text(s)) => parse_size(&s).map_err(options_error)?,
+    };
+    Ok(GradeSettings {
+        mode,
+        disable: techniques(disable)?,
+        enable: techniques(enable)?,
+        max_depth,
+        timeout: timeout
+            .map(timeout_from_secs)
+            .transpose()
+            .map_err(options_error)?,
+        max_memory,
+        max_work: max_work.unwrap_or(Limits::DEFAULT_WORK),
+    })
+}
+
+/// A row as a dict: the same fields and values as its NDJSON line.
+fn row_dict<'py>(
+    py: Python<'py>,
+    index: usize,
+    shown: &str,
+    outcome: &Graded,
+    took: Option<Duration>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let row = GradeRow::new(index, shown, outcome, took);
+    Ok(pythonize::pythonize(py, &row)?)
+}
+
+/// Grades one puzzle as `grader batch` grades each of its puzzles, and returns its
+/// row: a dict with the fields and values of a `grader batch --format ndjson` line
+/// (`index` is 1, as for a batch of one).
+///
+/// `puzzle` is a puzzle string or a Puzzle. `mode`: `"n"` (the whole ladder: `max`,
+/// `total`, `steps`), `"c"` (cage combinations only: `depth`, `cc_steps`) or `"b"`
+/// (both). `timeout` (seconds) bounds the whole grading, `disable` / `enable` take
+/// technique ids (`grader techniques`), `max_depth` 2 to 8, `max_memory` bytes or
+/// `"512M"`, `max_work` elementary checks; `times` adds `ms`.
+///
+/// Raises FormatError for a string that is not a valid puzzle and OptionsError for
+/// a bad option. The work runs with the GIL released.
+#[pyfunction]
+#[pyo3(signature = (puzzle, *, mode = "b", timeout = None, disable = Vec::new(), enable = Vec::new(),
+                    max_depth = 8, max_memory = None, max_work = None, times = false))]
+#[allow(clippy::too_many_arguments)]
+pub fn grade<'py>(
+    py: Python<'py>,
+    puzzle: PuzzleArg<'py>,
+    mode: &str,
+    timeout: Option<f64>,
+    disable: Vec<String>,
+    enable: Vec<String>,
+    max_depth: u8,
+    max_memory: Option<MemoryArg>,
+    max_work: Option<u64>,
+    times: bool,
+) -> PyResult<Bound<'py, PyAny>> {
+    let work = Grading::new(&settings(
+        mode, timeout, &disable, &enable, max_depth, max_memory, max_work,
+    )?);
+    // Timed as a batch times a puzzle: its reading included.
+    let started = Instant::now();
+    let (shown, imported) = puzzle.read(py)?;
+    let pool = pools::pool(1)?;
+    let outcome = py.detach(|| pool.install(|| work.work(imported)));
+    let took = times.then(|| started.elapsed());
+    row_dict(py, 1, &shown, &outcome, took)
+}
+
+/// Grades many puzzles in parallel, as `grader batch` does, and yields one row per
+/// puzzle, in input order: dicts with the fields and values of `grader batch
+/// --format ndjson` lines.
+///
+/// `puzzles` is any iterable of puzzle strings or Puzzles, read lazily: 2 048 per
+/// worker at a time are graded (with the GIL released, on `jobs` threads, every
+/// core by default) before their rows are yielded, so memory stays flat however
+/// long the input. An item that is not a valid puzzle gets a row with status
+/// `invalid` and the reason in `error`, and the rest are graded. The options are
+/// `grade`'s.
+#[pyfunction]
+#[pyo3(signature = (puzzles, *, jobs = None, mode = "b", timeout = None, disable = Vec::new(),
+                    enable = Vec::new(), max_depth = 8, max_memory = None, max_work = None,
+                    times = false))]
+#[allow(clippy::too_many_arguments)]
+pub fn grade_many(
+    puzzles: &Bound<'_, PyAny>,
+    jobs: Option<usize>,
+    mode: &str,
+    timeout: Option<f64>,
+    disable: Vec<String>,
+    enable: Vec<String>,
+    max_depth: u8,
+    max_memory: Option<MemoryArg>,
+    max_work: Option<u64>,
+    times: bool,
+) -> PyResult<RowStream> {
+    let work = Grading::new(&settings(
+        mode, timeout, &disable, &enable, max_depth, max_memory, max_work,
+    )?);
+    let pool = pools::pool(pools::jobs(jobs)?)?;
+    Ok(RowStream {
+        source: Some(PyIterator::from_object(puzzles)?.unbind()),
+        pool,
+        work,
+        times,
+        next_index: 1,
+        ready: VecDeque::new(),
+        failed: None,
+    })
+}
+
+/// The rows of `grade_many`: an iterator, grading a chunk of its input at a time.
+#[pyclass(module = "kenken")]
+pub struct RowStream {
+    /// None once the input is used up.
+    source: Option<Py<PyIterator>>,
+    pool: Arc<ThreadPool>,
+    work: Grading,
+    times: bool,
+    next_index: usize,
+    ready: VecDeque<Py<PyAny>>,
+    /// What the input raised: raised once the rows before it are out.
+    failed: Option<PyErr>,
+}
+
+#[pymethods]
+impl RowStream {
+    fn __iter__(slf: PyRef<'_, Self>) -> PyRef<'_, Self> {
+        slf
+    }
+
+    fn __next__(&mut self, py: Python<'_>) -> PyResult<Option<Py<PyAny>>> {
+        if self.ready.is_empty() {
+            self.grade_chunk(py)?;
+        }
+        match self.ready.pop_front() {
+            Some(row) => Ok(Some(row)),
+            None => self.failed.take().map_or(Ok(None), Err),
+        }
+    }
+}
+
+impl RowStream {
+    /// Reads the next chunk of the input and grades it.
+    fn grade_chunk(&mut self, py: Python<'_>) -> PyResult<()> {
+        let Some(source) = &self.source else {
+            return Ok(());
+        };
+        let size = pipeline::chunk_size(&self.pool);
+        let mut jobs = Vec::with_capacity(size);
+        let mut iter = source.bind(py).clone();
+        while jobs.len() < size {
+            let item = match iter.next() {
+                Some(Ok(item)) => item,
+                Some(Err(e)) => {
+                    self.failed = Some(e);
+                    self.source = None;
+                    break;
+                }
+                None => {
+                    self.source = None;
+                    break;
+                }
+            };
+            jobs.push(job(self.next_index, &item)?);
+            self.next_index += 1;
+        }
+        if jobs.is_empty() {
+            return Ok(());
+        }
+        let (pool, work, times) = (&self.pool, &self.work, self.times);
+        let done = py.detach(|| pipeline::work_chunk(pool, &jobs, work, times, &()));
+        for (job, d) in jobs.iter().zip(&done) {
+            let row = row_dict(py, job.index, &d.shown(job), &d.outcome, d.took)?;
+            self.ready.push_back(row.unbind());
+        }
+        // After the rows are kept: a warning turned into an error loses none.
+        for d in &done {
+            if let Some(w) = d.outcome.warning() {
+                warn(py, w)?;
+            }
+        }
+        Ok(())
+    }
+}
+
+/// The job of an item of `grade_many`'s input.
+fn job(index: usize, item: &Bound<'_, PyAny>) -> PyResult<Job> {
+    if let Ok(p) = item.cast::<Puzzle>() {
+        return Ok(Job::new(index, p.get().source.clone()));
+    }
+    if let Ok(text) = item.extract::<String>() {
+        return Ok(Job::new(index, text));
+    }
+    let shown = item
+        .repr()
+        .map_or_else(|_| "?".to_string(), |r| r.to_string());
+    let problem = if item.is_instance_of::<PyString>() {
+        format!("item {index} is not valid Unicode text (it holds a lone surrogate)")
+    } else {
+        format!(
+            "item {index} is a {}, not a puzzle string or a kenken.Puzzle",
+            item.get_type().name()?
+        )
+    };
+    Ok(Job {
+        problem: Some(problem),
+        ..Job::new(index, shown)
+    })
+}
+
+/// Solves a puzzle by exhaustive search, as `grader solve --json` does: a dict
+/// `{"puzzle", "size", "verdict", "solution"}`. `verdict` is `unique`,
+/// `ambiguous`, `impossible`, or `timeout` when `timeout` (seconds) passed first
+/// (`limit` when the memory or work limit did); `solution` is the grid by rows
+/// (for an ambiguous puzzle the first solution found), or None.
+#[pyfunction]
+#[pyo3(signature = (puzzle, *, timeout = None))]
+pub fn solve<'py>(
+    py: Python<'py>,
+    puzzle: PuzzleArg<'py>,
+    timeout: Option<f64>,
+) -> PyResult<Bound<'py, PyDict>> {
+    let timeout = timeout
+        .map(timeout_from_secs)
+        .transpose()
+        .map_err(options_error)?;
+    let (shown, imported) = puzzle.read(py)?;
+    let pool = pools::pool(1)?;
+    let grid = &imported.puzzle;
+    let outcome =
+        py.detach(|| pool.install(|| search_puzzle(grid, timeout.map(|t| Instant::now() + t))));
+    let size = grid.size().get();
+    let solution: Option<Vec<Vec<u16>>> = outcome
+        .solution
+        .as_deref()
+        .filter(|_| is_finding(outcome.verdict))
+        .map(|s| {
+            s.chunks(size)
+                .map(|row| row.iter().map(|&d| u16::from(d)).collect())
+                .collect()
+        });
+    let doc = PyDict::new(py);
+    doc.set_item("puzzle", shown.trim())?;
+    doc.set_item("size", size)?;
+    doc.set_item("verdict", verdict_name(outcome.verdict, outcome.stopped))?;
+    doc.set_item("solution", solution)?;
+    Ok(doc)
+}

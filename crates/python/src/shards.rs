@@ -1,0 +1,395 @@
+//! What `kenken.dask` runs on each side of a cluster, behind functions whose
+//! inputs and outputs are plain bytes, strings and numbers (so that they travel
+//! between processes without custom pickling):
+//!
+//! * on the client, [`BatchReader`] reads the input with `grader batch`'s reader
+//!   and cuts it into shards of jobs, numbered as in the whole input;
+//! * on a worker, [`grade_shard`] grades a shard on the library's pipeline and
+//!   returns its rows, written by the same code as `grader batch` writes them,
+//!   with the shard's tally;
+//! * for generation, [`attempt_range`] runs a range of a seeded run's attempts and
+//!   [`generated_line`] numbers a found puzzle's row on the client.
+
+use crate::errors::{options_error, BatchInputError};
+use crate::generate::Ask;
+use crate::grade::{settings, MemoryArg};
+use crate::pools;
+use kenken_batch::generating::{
+    attempt_range as run_range, check_format, generated_line as line_of, Attempt, GenerateFormat,
+    GeneratedRow,
+};
+use kenken_batch::pipeline::{self, Job, Outcome, Rows};
+use kenken_batch::text::clip;
+use kenken_batch::{GradeRows, Grading, RowFormat};
+use kenken_formats::batch::{self, Entries};
+use pyo3::prelude::*;
+use pyo3::types::{PyBytes, PyDict, PyList};
+use std::time::{Duration, Instant};
+
+/// The input of a distributed `grade`, read on the client a shard at a time.
+#[pyclass(module = "kenken._kenken", name = "_BatchReader", unsendable)]
+pub struct BatchReader {
+    entries: Option<Entries<'static>>,
+    /// Why the input stopped being readable, once it has.
+    error: Option<String>,
+    /// Entries read so far.
+    read: usize,
+}
+
+#[pymethods]
+impl BatchReader {
+    /// Opens a batch input (a JSON array, NDJSON, a JSON object of puzzle arrays,
+    /// one puzzle per line), as `grader batch FILE` does. Raises BatchInputError
+    /// with `grader batch`'s message when it cannot be used.
+    #[new]
+    fn new(path: &str) -> PyResult<BatchReader> {
+        let entries = batch::open(path).map_err(|e| BatchInputError::new_err(e.to_string()))?;
+        Ok(BatchReader {
+            entries: Some(entries),
+            error: None,
+            read: 0,
+        })
+    }
+
+    /// The next shard of up to `size` entries, encoded for [`grade_shard`], or None
+    /// at the end of the input. When the input stops being readable the shard
+    /// holds the entries before that point and [`BatchReader::error`] says why.
+    fn take<'py>(&mut self, py: Python<'py>, size: usize) -> PyResult<Option<Bound<'py, PyBytes>>> {
+        let Some(entries) = &mut self.entries else {
+            return Ok(None);
+        };
+        let mut jobs: Vec<Job> = Vec::with_capacity(size.min(1 << 16));
+        for item in entries.by_ref().take(size.max(1)) {
+            match item {
+                Ok(entry) => jobs.push(Job::from(entry)),
+                Err(e) => {
+                    self.error = Some(e.to_string());
+                    self.entries = None;
+                    break;
+                }
+            }
+        }
+        if jobs.len() < size.max(1) {
+            self.entries = None;
+        }
+        if jobs.is_empty() {
+            return Ok(None);
+        }
+        self.read += jobs.len();
+        let encoded = encode(&jobs);
+        Ok(Some(PyBytes::new(py, &encoded)))
+    }
+
+    /// Why the input stopped being readable (None while it reads, or when it was
+    /// read to its end).
+    #[getter]
+    fn error(&self) -> Option<&str> {
+        self.error.as_deref()
+    }
+
+    /// The entries read so far.
+    #[getter]
+    fn read(&self) -> usize {
+        self.read
+    }
+}
+
+/// A shard as bytes: JSON of (index, text, problem) triples.
+fn encode(jobs: &[Job]) -> Vec<u8> {
+    let triples: Vec<(usize, &str, Option<&str>)> = jobs
+        .iter()
+        .map(|j| (j.index, j.text.as_str(), j.problem.as_deref()))
+        .collect();
+    serde_json::to_vec(&triples).expect("a shard serialises")
+}
+
+fn decode(bytes: &[u8]) -> PyResult<Vec<Job>> {
+    let triples: Vec<(usize, String, Option<String>)> = serde_json::from_slice(bytes)
+        .map_err(|e| options_error(format!("not a shard of puzzles: {e}")))?;
+    Ok(triples
+        .into_iter()
+        .map(|(index, text, problem)| Job {
+            index,
+            bytes: text.len() as u64,
+            text,
+            problem,
+        })
+        .collect())
+}
+
+/// Checks the grading options before a run starts (OptionsError, with the message
+/// a run would give).
+#[pyfunction]
+#[pyo3(name = "_check_grade_options", signature = (*, mode = "n", timeout = None, disable = Vec::new(),
+                    enable = Vec::new(), max_depth = 8, max_memory = None, max_work = None))]
+#[allow(clippy::too_many_arguments)]
+pub fn check_grade_options(
+    mode: &str,
+    timeout: Option<f64>,
+    disable: Vec<String>,
+    enable: Vec<String>,
+    max_depth: u8,
+    max_memory: Option<MemoryArg>,
+    max_work: Option<u64>,
+) -> PyResult<()> {
+    settings(
+        mode, timeout, &disable, &enable, max_depth, max_memory, max_work,
+    )?;
+    Ok(())
+}
+
+/// Grades a shard made by `_BatchReader.take` on `jobs` threads and returns a dict:
+/// `rows` (bytes: the shard's rows as `grader batch --format FORMAT` writes them,
+/// without the TSV header), `tally` (JSON, for `--summary`), the counts `invalid`,
+/// `error` and `stopped` (by status), and `failures` and `warnings` (lists of
+/// (index, shown text, message)). The options are
+/// `grader batch`'s.
+#[pyfunction]
+#[pyo3(name = "_grade_shard", signature = (shard, *, jobs = 1, format = "ndjson", times = false,
+                    mode = "n", timeout = None, disable = Vec::new(), enable = Vec::new(),
+                    max_depth = 8, max_memory = None, max_work = None))]
+#[allow(clippy::too_many_arguments)]
+pub fn grade_shard<'py>(
+    py: Python<'py>,
+    shard: &[u8],
+    jobs: usize,
+    format: &str,
+    times: bool,
+    mode: &str,
+    timeout: Option<f64>,
+    disable: Vec<String>,
+    enable: Vec<String>,
+    max_depth: u8,
+    max_memory: Option<MemoryArg>,
+    max_work: Option<u64>,
+) -> PyResult<Bound<'py, PyDict>> {
+    let settings = settings(
+        mode, timeout, &disable, &enable, max_depth, max_memory, max_work,
+    )?;
+    let format = row_format(format)?;
+    let jobs_list = decode(shard)?;
+    let pool = pools::pool(pools::jobs(Some(jobs))?)?;
+    let work = Grading::new(&settings);
+    let (rows, written) = py.detach(|| {
+        let done = pipeline::work_chunk(&pool, &jobs_list, &work, times, &());
+        let mut rows = GradeRows::new(settings.mode, format, times);
+        let mut out = Vec::with_capacity(jobs_list.len() * 128);
+        let written = rows.chunk(&mut out, &jobs_list, &done);
+        let notes: Vec<(bool, usize, String, String)> = jobs_list
+            .iter()
+            .zip(&done)
+            .filter_map(|(job, d)| {
+                let (failed, message) = match (d.outcome.failure(), d.outcome.warning()) {
+                    (Some(e), _) => (true, e),
+                    (None, Some(w)) => (false, w),
+                    (None, None) => return None,
+                };
+                Some((
+                    failed,
+                    job.index,
+                    clip(job.text.trim()).into_owned(),
+                    message.to_string(),
+                ))
+            })
+            .collect();
+        ((out, rows.tally, notes), written)
+    });
+    written.map_err(|e| pyo3::exceptions::PyOSError::new_err(e.to_string()))?;
+    let (out, tally, notes) = rows;
+    let result = PyDict::new(py);
+    result.set_item("rows", PyBytes::new(py, &out))?;
+    result.set_item("tally", tally.to_json())?;
+    result.set_item("invalid", tally.not_graded("invalid"))?;
+    result.set_item("error", tally.not_graded("error"))?;
+    result.set_item("stopped", tally.stopped().clone())?;
+    let pick = |failed: bool| -> Vec<(usize, &str, &str)> {
+        notes
+            .iter()
+            .filter(|n| n.0 == failed)
+            .map(|n| (n.1, n.2.as_str(), n.3.as_str()))
+            .collect()
+    };
+    result.set_item("failures", pick(true))?;
+    result.set_item("warnings", pick(false))?;
+    Ok(result)
+}
+
+fn row_format(name: &str) -> PyResult<RowFormat> {
+    match name {
+        "tsv" => Ok(RowFormat::Tsv),
+        "ndjson" => Ok(RowFormat::Ndjson),
+        _ => Err(options_error(format!(
+            "format must be \"tsv\" or \"ndjson\", not {name:?}"
+        ))),
+    }
+}
+
+/// The TSV header of `grader batch --format tsv` for a mode.
+#[pyfunction]
+#[pyo3(name = "_tsv_header", signature = (mode, times = false))]
+pub fn tsv_header(mode: &str, times: bool) -> PyResult<String> {
+    let mode = kenken_batch::Mode::from_name(mode).ok_or_else(|| {
+        options_error(format!("mode must be \"n\", \"c\" or \"b\", not {mode:?}"))
+    })?;
+    let mut out = Vec::new();
+    kenken_batch::grading::write_tsv_header(&mut out, mode, times).expect("writes to memory");
+    Ok(String::from_utf8(out).expect("the header is text"))
+}
+
+/// The tally of a whole run, from its shards' `tally`, as `grader batch
+/// --summary` writes it.
+#[pyfunction]
+#[pyo3(name = "_summary")]
+pub fn summary(tallies: Vec<String>, mode: &str) -> PyResult<String> {
+    let mode = kenken_batch::Mode::from_name(mode).ok_or_else(|| {
+        options_error(format!("mode must be \"n\", \"c\" or \"b\", not {mode:?}"))
+    })?;
+    let mut whole = kenken_batch::Tally::default();
+    for t in &tallies {
+        whole.merge(&kenken_batch::Tally::from_json(t).map_err(options_error)?);
+    }
+    let mut out = Vec::new();
+    whole.write(&mut out, mode).expect("writes to memory");
+    Ok(String::from_utf8(out).expect("the tally is text"))
+}
+
+fn generate_format(name: &str) -> PyResult<GenerateFormat> {
+    match name {
+        "ndjson" => Ok(GenerateFormat::Ndjson),
+        "tatham" => Ok(GenerateFormat::Tatham),
+        "k6c" => Ok(GenerateFormat::K6c),
+        "d6c" => Ok(GenerateFormat::D6c),
+        "text" => Ok(GenerateFormat::Text),
+        _ => Err(options_error(format!(
+            "format must be one of ndjson, tatham, k6c, d6c, text, not {name:?}"
+        ))),
+    }
+}
+
+/// Checks a generation request and its output format before a run starts
+/// (OptionsError, GenerateError, with `grader generate`'s messages).
+#[pyfunction]
+#[pyo3(name = "_check_generation", signature = (format, size, min, max = None, *, ops = "+-*/",
+                    strict = false, cage_sizes = (2, 5), max_givens = 1, max_mean_cage = 2.4,
+                    kendoku = false, require = Vec::new(), forbid = Vec::new(), max_depth = None,
+                    steps = None))]
+#[allow(clippy::too_many_arguments)]
+pub fn check_generation(
+    format: &str,
+    size: usize,
+    min: f64,
+    max: Option<f64>,
+    ops: &str,
+    strict: bool,
+    cage_sizes: (usize, usize),
+    max_givens: usize,
+    max_mean_cage: f64,
+    kendoku: bool,
+    require: Vec<String>,
+    forbid: Vec<String>,
+    max_depth: Option<u8>,
+    steps: Option<usize>,
+) -> PyResult<()> {
+    let ask = Ask {
+        size,
+        min,
+        max,
+        ops: ops.to_string(),
+        strict,
+        cage_sizes,
+        max_givens,
+        max_mean_cage,
+        kendoku,
+        require,
+        forbid,
+        max_depth,
+        steps,
+    };
+    ask.request()?;
+    check_format(generate_format(format)?, size, kendoku)
+        .map_err(crate::errors::GenerateError::new_err)
+}
+
+/// Runs attempts `start..end` of the run seeded with `seed` (on `jobs` threads,
+/// giving up `remaining` seconds from now) and returns their outcomes in attempt
+/// order, up to and with the first one the deadline interrupted: `("found", row,
+/// line)` (the row as a dict, numbered 0, and its line in `format`), `("missed",
+/// closest)` (the max rating closest to the band, in tenths, or None) or
+/// `("interrupted",)`.
+#[pyfunction]
+#[pyo3(name = "_attempt_range", signature = (start, end, seed, *, jobs = 1, remaining = None,
+                    format = "ndjson", size, min, max = None, ops = "+-*/", strict = false,
+                    cage_sizes = (2, 5), max_givens = 1, max_mean_cage = 2.4, kendoku = false,
+                    require = Vec::new(), forbid = Vec::new(), max_depth = None, steps = None))]
+#[allow(clippy::too_many_arguments)]
+pub fn attempt_range<'py>(
+    py: Python<'py>,
+    start: u64,
+    end: u64,
+    seed: u64,
+    jobs: usize,
+    remaining: Option<f64>,
+    format: &str,
+    size: usize,
+    min: f64,
+    max: Option<f64>,
+    ops: &str,
+    strict: bool,
+    cage_sizes: (usize, usize),
+    max_givens: usize,
+    max_mean_cage: f64,
+    kendoku: bool,
+    require: Vec<String>,
+    forbid: Vec<String>,
+    max_depth: Option<u8>,
+    steps: Option<usize>,
+) -> PyResult<Bound<'py, PyList>> {
+    let ask = Ask {
+        size,
+        min,
+        max,
+        ops: ops.to_string(),
+        strict,
+        cage_sizes,
+        max_givens,
+        max_mean_cage,
+        kendoku,
+        require,
+        forbid,
+        max_depth,
+        steps,
+    };
+    let request = ask.request()?;
+    let format = generate_format(format)?;
+    let deadline = remaining
+        .filter(|t| t.is_finite())
+        .map(|t| Instant::now() + Duration::from_secs_f64(t.max(0.0)));
+    let pool = pools::pool(pools::jobs(Some(jobs))?)?;
+    let outcomes = py.detach(|| pool.install(|| run_range(&request, seed, start..end, deadline)));
+    let written = |e: kenken_formats::WriteError| options_error(e.to_string());
+    let mut list = Vec::with_capacity(outcomes.len());
+    for outcome in &outcomes {
+        let item = match outcome {
+            Attempt::Found(g) => {
+                let row = pythonize::pythonize(py, &GeneratedRow::new(g, 0).map_err(written)?)?;
+                let line = line_of(g, 0, format).map_err(written)?;
+                ("found", row, line).into_pyobject(py)?.into_any()
+            }
+            Attempt::Missed { closest } => ("missed", closest.map(|r| r.0))
+                .into_pyobject(py)?
+                .into_any(),
+            Attempt::Interrupted => ("interrupted",).into_pyobject(py)?.into_any(),
+        };
+        list.push(item);
+    }
+    PyList::new(py, list)
+}
+
+/// A found puzzle's NDJSON line, numbered `index` (the row from `_attempt_range`).
+#[pyfunction]
+#[pyo3(name = "_generated_line")]
+pub fn generated_line(row: &Bound<'_, PyAny>, index: usize) -> PyResult<String> {
+    let mut row: GeneratedRow = pythonize::depythonize(row)?;
+    row.index = index;
+    Ok(serde_json::to_string(&row).expect("a row serialises"))
+}

@@ -1,0 +1,185 @@
+"""The bindings against the `grader` command line: the same rows, verdicts,
+puzzles and pictures."""
+
+from __future__ import annotations
+
+import json
+import pickle
+import threading
+import time
+import warnings
+
+import pytest
+
+import kenken
+from conftest import run_grader
+
+FOUR = "4:_a_5a_bac_a__,d2m12a5m8s2d2s1"
+SIX = "6:a_a_aa_a_a_9a3ba__aa_a__aa__aa_a_,s2a9m6s3m18a5s2s3a6d3a7s2m12m20m24d2"
+
+
+def test_read_gives_the_grid_and_writes_every_format():
+    p = kenken.read(FOUR)
+    assert p.size == 4 and p.format == "tatham" and p.source == FOUR and str(p) == FOUR
+    assert p.boxes is None
+    first = p.cages[0]
+    assert (first.op, first.clue, first.cells, first.positions) == ("/", 2, ["A1", "B1"], [(0, 0), (1, 0)])
+    assert [c.op for c in p.cages] == ["/", "*", "+", "*", "-", "/", "-"]
+    assert p.to_tatham() == FOUR
+    assert p.to_text().splitlines()[:2] == ["# 4", "/ 2 A1 B1"]
+    assert kenken.read(p.to_text()) == p
+    six = kenken.read(SIX)
+    assert kenken.read(six.to_k6c()) == six
+    assert six.to_sudokuwiki().startswith("https://") or "bd=" in six.to_sudokuwiki()
+    with pytest.raises(kenken.FormatError):
+        p.to_k6c()
+
+
+def test_puzzles_compare_hash_and_pickle():
+    p = kenken.read(FOUR)
+    q = kenken.Puzzle(p.to_text())
+    assert p == q and hash(p) == hash(q) and p != kenken.read(SIX) and p != FOUR
+    assert pickle.loads(pickle.dumps(p)) == p
+    assert repr(p) == f"kenken.read({FOUR!r})"
+
+
+def test_a_lenient_reading_warns():
+    with pytest.warns(kenken.KenkenWarning, match="read it leniently"):
+        kenken.read("4:_a_5a_bac_a__,d2s1a5m8s2d2s1")
+
+
+@pytest.mark.parametrize("mode", ["n", "c", "b"])
+def test_rows_are_grader_batch_rows(grader, repo, mode):
+    sample = repo / "puzzles" / "sample.json"
+    out = run_grader(grader, "batch", str(sample), "--format", "ndjson", "--mode", mode)
+    expected = [json.loads(line) for line in out.stdout.decode().splitlines()]
+    puzzles = json.loads(sample.read_text())
+    assert [dict(r) for r in kenken.grade_many(puzzles, mode=mode)] == expected
+    for puzzle, row in zip(puzzles, expected):
+        assert kenken.grade(puzzle, mode=mode) == dict(row, index=1)
+
+
+@pytest.mark.filterwarnings("ignore::kenken.KenkenWarning")
+def test_rows_with_options_and_invalid_entries(grader, tmp_path, corpus):
+    from conftest import JUNK
+
+    lines = [json.dumps(p) for p in corpus[:300:7]] + [j for j in JUNK if j]
+    path = tmp_path / "mixed.ndjson"
+    path.write_text("\n".join(lines) + "\n")
+    options = ["--mode", "b", "--disable", "fish,hidden-subset", "--max-depth", "3", "--max-work", "200000"]
+    out = run_grader(grader, "batch", str(path), "--format", "ndjson", *options)
+    assert out.returncode == 2
+    expected = [json.loads(line) for line in out.stdout.decode().splitlines()]
+    # The same entries as Python objects: what the reader makes of each line.
+    items = []
+    for line in lines:
+        try:
+            value = json.loads(line)
+        except ValueError:
+            value = None
+        try:
+            value.encode()  # a lone surrogate is not text to Rust either
+        except (AttributeError, UnicodeEncodeError):
+            value = None
+        items.append(value)
+    rows = list(
+        kenken.grade_many(
+            items, mode="b", disable=["fish", "hidden-subset"], max_depth=3, max_work=200000, jobs=2
+        )
+    )
+    for item, row, want in zip(items, rows, expected):
+        if item is None:  # not a string: the messages differ (Python's reading)
+            assert row["status"] == want["status"] == "invalid"
+        else:
+            assert row == want
+
+
+def test_grade_many_streams_in_chunks_and_in_order(corpus):
+    taken = 0
+
+    def puzzles():
+        nonlocal taken
+        for p in corpus[:5000]:
+            taken += 1
+            yield p
+
+    rows = kenken.grade_many(puzzles(), jobs=1, mode="n")
+    first = next(rows)
+    assert first["index"] == 1 and taken == 2048
+    indexes = [first["index"]] + [r["index"] for r in rows]
+    assert indexes == list(range(1, 5001)) and taken == 5000
+    one = [r["max"] for r in kenken.grade_many(corpus[:3000], jobs=1)]
+    two = [r["max"] for r in kenken.grade_many(corpus[:3000], jobs=2)]
+    assert one == two
+
+
+def test_grade_many_keeps_the_rows_before_an_input_error(corpus):
+    def puzzles():
+        yield from corpus[:10]
+        raise RuntimeError("the input broke")
+
+    rows = kenken.grade_many(puzzles(), jobs=1)
+    assert [next(rows)["index"] for _ in range(10)] == list(range(1, 11))
+    with pytest.raises(RuntimeError, match="the input broke"):
+        next(rows)
+    odd = list(kenken.grade_many(["\ud800", None], jobs=1))
+    assert [r["error"] for r in odd] == [
+        "item 1 is not valid Unicode text (it holds a lone surrogate)",
+        "item 2 is a NoneType, not a puzzle string or a kenken.Puzzle",
+    ]
+
+
+def test_grade_many_releases_the_gil(corpus):
+    nines = [p for p in corpus if p.startswith("9:")][:600] * 4
+    gaps: list[float] = []
+    done = threading.Event()
+
+    def work():
+        for _ in kenken.grade_many(nines, jobs=1, mode="b"):
+            pass
+        done.set()
+
+    t = threading.Thread(target=work)
+    started = time.monotonic()
+    t.start()
+    last = time.monotonic()
+    while not done.is_set():
+        time.sleep(0.001)
+        now = time.monotonic()
+        gaps.append(now - last)
+        last = now
+    t.join()
+    took = time.monotonic() - started
+    # The chunk's grading takes most of `took`; a thread holding the GIL
+    # throughout would stall this loop for all of it.
+    assert took > 0.3, took
+    assert max(gaps) < took / 3, (max(gaps), took)
+
+
+def test_solve_is_grader_solve_json(grader):
+    for puzzle in [FOUR, SIX, "# 3\n+ 6 A1 A2 A3\n+ 6 B1 B2 B3\n+ 6 C1 C2 C3"]:
+        want = json.loads(run_grader(grader, "solve", puzzle, "--json").stdout)
+        assert kenken.solve(puzzle) == want
+    assert kenken.solve(kenken.read(FOUR))["solution"][0] == [4, 3, 1, 2]
+
+
+def test_generate_is_grader_generate(grader):
+    args = ["--size", "6", "--min", "4.4", "--max", "4.4", "--count", "2", "--seed", "1"]
+    out = run_grader(grader, "generate", *args)
+    want = [json.loads(line) for line in out.stdout.decode().splitlines()]
+    got = kenken.generate(size=6, min=4.4, max=4.4, count=2, seed=1)
+    assert got == want
+    assert kenken.generate(size=6, min=4.4, max=4.4, count=2, seed=1, jobs=1) == want
+    assert kenken.read(got[0]["puzzle"]).size == 6
+
+
+def test_render_is_grader_render(grader):
+    for extra, kwargs in [([], {}), (["--step", "7"], {"step": 7}), (["--solution"], {"solution": True})]:
+        want = run_grader(grader, "render", SIX, *extra).stdout.decode()
+        assert kenken.render_svg(SIX, **kwargs) == want
+
+
+def test_techniques_are_the_ladder(grader):
+    listed = run_grader(grader, "techniques").stdout.decode().splitlines()[1:]
+    ids = [line.split()[0] for line in listed if line and not line.startswith(" ") and not line.startswith("Each")]
+    assert [t["id"] for t in kenken.techniques()] == ids

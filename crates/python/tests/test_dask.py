@@ -1,0 +1,107 @@
+"""`kenken.dask` against `grader`: byte-identical output on a 2-worker
+LocalCluster."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+
+pytest.importorskip("distributed")
+
+import kenken.dask  # noqa: E402
+from conftest import run_grader  # noqa: E402
+
+
+def test_grade_is_byte_identical_on_10k_puzzles(grader, sample_10k, client, tmp_path):
+    want = run_grader(grader, "batch", str(sample_10k), "--format", "ndjson")
+    out = tmp_path / "out.ndjson"
+    report = kenken.dask.grade(str(sample_10k), str(out), client=client, shard_size=1500)
+    assert out.read_bytes() == want.stdout
+    assert report.rows == 10_000 == len(want.stdout.splitlines())
+    assert report.invalid > 0 and report.exit_code == want.returncode == 2
+
+
+def test_grade_with_options_tsv_and_summary(grader, sample_10k, client, tmp_path):
+    options = ["--mode", "b", "--disable", "region-sum", "--max-depth", "4", "--times"]
+    want = run_grader(grader, "batch", str(sample_10k), "--format", "tsv", "--summary", *options[:-1])
+    out = tmp_path / "out.tsv"
+    report = kenken.dask.grade(
+        str(sample_10k),
+        str(out),
+        client=client,
+        shard_size=4096,
+        format="tsv",
+        summary=True,
+        mode="b",
+        disable=["region-sum"],
+        max_depth=4,
+    )
+    assert out.read_bytes() == want.stdout
+    assert report.summary is not None and report.summary in want.stderr.decode()
+    timed = kenken.dask.grade(
+        str(sample_10k), str(tmp_path / "timed.tsv"), client=client, format="tsv", times=True
+    )
+    header = (tmp_path / "timed.tsv").read_text().splitlines()[0]
+    assert "\tMs\t" in header and timed.rows == 10_000
+
+
+def test_a_timeout_and_a_stopped_input(grader, client, tmp_path, corpus):
+    nines = [p for p in corpus if p.startswith("9:")][:40]
+    path = tmp_path / "nines.txt"
+    path.write_text("\n".join(nines) + "\n")
+    report = kenken.dask.grade(str(path), str(tmp_path / "o"), client=client, mode="b", timeout=1e-6, shard_size=7)
+    assert report.stopped.get("timeout") == 40 and report.exit_code == 0
+    # An array that is not well-formed JSON is refused before any row, as by grader.
+    bad = tmp_path / "bad.json"
+    bad.write_text('["4:_a_5a_bac_a__,d2m12a5m8s2d2s1", oops]')
+    with pytest.raises(kenken.BatchInputError) as e:
+        kenken.dask.grade(str(bad), str(tmp_path / "o"), client=client)
+    assert str(e.value) in run_grader(grader, "batch", str(bad)).stderr.decode()
+
+
+def test_generate_is_grader_generate(grader, client, tmp_path):
+    args = dict(size=5, min=3, max=4.2, count=6, seed=11)
+    flags = ["--size", "5", "--min", "3", "--max", "4.2", "--count", "6", "--seed", "11"]
+    want = run_grader(grader, "generate", *flags)
+    assert want.returncode == 0
+    for per_task in (1, 3):
+        out = tmp_path / f"gen-{per_task}.ndjson"
+        report = kenken.dask.generate(str(out), client=client, attempts_per_task=per_task, **args)
+        assert out.read_bytes() == want.stdout
+        assert report.found == 6 and report.exit_code == 0
+        assert f"in {report.tried} attempts" in want.stderr.decode()
+    text = run_grader(grader, "generate", *flags, "--format", "text").stdout
+    out = tmp_path / "gen.txt"
+    kenken.dask.generate(str(out), client=client, format="text", **args)
+    assert out.read_bytes() == text
+
+
+def test_generation_that_stops_early(client, tmp_path):
+    report = kenken.dask.generate(str(tmp_path / "o"), client=client, size=4, min=6, seed=1, max_tries=20)
+    assert report.stopped == "tries" and report.tried == 20 and report.exit_code == 4
+    assert kenken.dask.closest(report.missed, 6, None) == 4.2
+    assert kenken.dask.band(6, None) == "6+" and kenken.dask.band(4.4, 4.4) == "4.4"
+
+
+def test_the_command_line(grader, repo, tmp_path):
+    """`python -m kenken.dask grade` starts its own LocalCluster."""
+    from conftest import JUNK
+
+    lines = (repo / "puzzles" / "sample.json").read_text()
+    path = tmp_path / "in.ndjson"
+    import json
+
+    path.write_text("\n".join([json.dumps(p) for p in json.loads(lines)] + JUNK[:4]) + "\n")
+    out = tmp_path / "out.ndjson"
+    cli = [sys.executable, "-m", "kenken.dask", "grade", str(path), "-o", str(out), "--workers", "2", "--mode", "b"]
+    done = subprocess.run(cli, capture_output=True, timeout=300)
+    want = run_grader(grader, "batch", str(path), "--format", "ndjson", "--mode", "b")
+    assert out.read_bytes() == want.stdout
+    assert done.returncode == want.returncode == 2
+    assert b"could not be read or are not valid puzzles" in done.stderr
+    gen = [sys.executable, "-m", "kenken.dask", "generate", "--size", "4", "--min", "1", "--count", "3", "--seed", "5", "--workers", "1"]
+    done = subprocess.run(gen, capture_output=True, timeout=300)
+    want = run_grader(grader, "generate", "--size", "4", "--min", "1", "--count", "3", "--seed", "5")
+    assert done.stdout == want.stdout and done.returncode == 0

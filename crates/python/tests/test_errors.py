@@ -1,0 +1,83 @@
+"""Typed errors, with the messages of the command line."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+import kenken
+import kenken.dask
+from conftest import run_grader
+
+FOUR = "4:_a_5a_bac_a__,d2m12a5m8s2d2s1"
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["17:_a,a1", "garbage", "", "4:_a_5a_bac_a__", "# 3\n+ 6 A1 A2 A3", "x" * 2000],
+)
+def test_format_errors_carry_the_batch_rows_message(grader, text):
+    out = run_grader(grader, "batch", "-", "--format", "ndjson", input=(json.dumps(text) + "\n").encode())
+    rows = [json.loads(line) for line in out.stdout.decode().splitlines()]
+    with pytest.raises(kenken.FormatError) as e:
+        kenken.read(text)
+    assert isinstance(e.value, ValueError) and isinstance(e.value, kenken.KenkenError)
+    if rows:
+        assert str(e.value) == rows[0]["error"]
+    with pytest.raises(kenken.FormatError):
+        kenken.grade(text)
+
+
+@pytest.mark.parametrize(
+    "kwargs, message",
+    [
+        ({"mode": "x"}, 'mode must be "n", "c" or "b", not "x"'),
+        ({"disable": ["nope"]}, 'unknown technique "nope"'),
+        ({"timeout": -1.0}, "the timeout must be a positive number of seconds, not -1"),
+        ({"max_depth": 9}, "max_depth must be 2 to 8, not 9"),
+        ({"max_memory": "12"}, "the memory limit must be at least 1M"),
+        ({"max_memory": "lots"}, "`lots` is not a size (a number with K, M or G)"),
+    ],
+)
+def test_bad_options(kwargs, message):
+    with pytest.raises(kenken.OptionsError) as e:
+        kenken.grade(FOUR, **kwargs)
+    assert message in str(e.value) and isinstance(e.value, ValueError)
+
+
+def test_not_a_puzzle_is_a_type_error():
+    with pytest.raises(TypeError, match="a puzzle is a str or a kenken.Puzzle, not int"):
+        kenken.grade(5)
+
+
+def test_generation_errors(grader):
+    out = run_grader(grader, "generate", "--size", "20", "--min", "1")
+    message = out.stderr.decode().strip().removeprefix("grader: error: ")
+    with pytest.raises(kenken.GenerateError) as e:
+        kenken.generate(size=20, min=1)
+    assert str(e.value) == message
+    with pytest.raises(kenken.IncompleteError) as e:
+        kenken.generate(size=4, min=6, seed=1, max_tries=20)
+    assert e.value.puzzles == [] and e.value.tried == 20
+    assert "stopped by max_tries=20" in str(e.value)
+    with pytest.raises(kenken.OptionsError):
+        kenken.generate(size=4, min=-1)
+
+
+def test_render_errors():
+    with pytest.raises(kenken.RenderError, match="there is no step 500: the log ends before it"):
+        kenken.render_svg(FOUR, step=500)
+    with pytest.raises(kenken.RenderError, match="does not have exactly one solution"):
+        kenken.render_svg("# 3\n+ 6 A1 A2 A3\n+ 6 B1 B2 B3\n+ 6 C1 C2 C3", solution=True)
+
+
+def test_batch_input_errors(tmp_path, grader):
+    missing = tmp_path / "missing.ndjson"
+    out = run_grader(grader, "batch", str(missing))
+    with pytest.raises(kenken.BatchInputError) as e:
+        kenken.dask.grade(str(missing), str(tmp_path / "out"))
+    assert isinstance(e.value, OSError)
+    assert f"grader batch: error: {e.value}" == out.stderr.decode().strip()
+    with pytest.raises(kenken.BatchInputError, match="it is a directory"):
+        kenken.dask.grade(str(tmp_path), str(tmp_path / "out"))
