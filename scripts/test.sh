@@ -46,4 +46,6 @@ cargo test --workspace --release
 # its tests compare it with the grader binary built above.
 $python -m pip install -q --root-user-action=ignore ./crates/python
 export GRADER="${CARGO_TARGET_DIR:-target}/release/grader"
-$python -m pytest -q crates/python/tests crates/web/tests/browser
+# (Two runs: each suite has its own conftest.)
+$python -m pytest -q crates/python/tests
+$python -m pytest -q crates/web/tests/browser
