@@ -47,20 +47,36 @@ pub struct RunReport {
     /// the attempts it interrupted).
     pub tried: u64,
     pub stopped: Stopped,
-    /// For the attempts that found nothing: how many came closest to the band at
-    /// each max rating (the unique candidate nearest the band), and how many had
+    /// For the attempts that found nothing: how many came closest to the band
+    /// with each result (the unique candidate nearest the band), and how many had
     /// no unique candidate at all (under `None`).
-    pub missed: BTreeMap<Option<Rating>, u64>,
+    pub missed: BTreeMap<Option<Closest>, u64>,
+}
+
+/// What the unique candidate of a missed attempt closest to the band reached.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Closest {
+    /// This max rating.
+    Rated(Rating),
+    /// A step rated above the band's max (the judge stops there, so its own
+    /// rating is not known).
+    AboveMax,
 }
 
 impl RunReport {
-    /// The max rating closest to the band among the missed attempts.
-    pub fn closest(&self, request: &Request) -> Option<Rating> {
+    /// What came closest to the band among the missed attempts: the max rating
+    /// nearest to it, or a candidate above its max when that is nearer (one
+    /// notch above it).
+    pub fn closest(&self, request: &Request) -> Option<Closest> {
+        let distance = |c: Closest| match c {
+            Closest::Rated(r) => (request.distance(r), std::cmp::Reverse(r)),
+            Closest::AboveMax => (2, std::cmp::Reverse(Rating(u32::MAX))),
+        };
         self.missed
             .keys()
             .flatten()
             .copied()
-            .min_by_key(|&r| (request.distance(r), std::cmp::Reverse(r)))
+            .min_by_key(|&c| distance(c))
     }
 }
 

@@ -1,6 +1,14 @@
 //! The judge: the exhaustive solver says whether a candidate is unique, the
 //! grader (the same ladder as `grader grade`, mode n) rates it; both within a
 //! work limit, so no candidate can hold up an attempt.
+//!
+//! When the band has a max, candidates are rated by the ladder cut off at it:
+//! every technique whose easiest step is rated above the max is switched off, and
+//! cage combinations combine no more cages than the max allows. The ladder tries
+//! the easiest step first, so the cut ladder takes the same steps as the full one
+//! up to the first step rated above the max, where it gets stuck instead of paying
+//! for the harder searches; a candidate it solves gets the full ladder's ratings.
+//! A kept puzzle is graded again by the full ladder (see [`grade_fully`]).
 
 use crate::request::Request;
 use kenken_model::{Budget, Limits, Puzzle};
@@ -12,9 +20,10 @@ use kenken_techniques::{Grader, Options, Rating, Status, Step, TechniqueKind};
 pub enum Judgement {
     /// Unique and solved by the ladder, with these ratings.
     Rated { max: Rating, total: Rating },
-    /// Unique, but the ladder gets stuck (beyond every technique).
-    Stuck,
-    /// More than one solution.
+    /// Unique, but it needs a step rated above the band's max (or, without a max,
+    /// more than every technique).
+    Beyond,
+    /// More than one solution (or none).
     Ambiguous,
     /// The solution count or the grading ran out of work.
     OverBudget,
@@ -28,27 +37,99 @@ pub fn limits(request: &Request) -> Limits {
     }
 }
 
-/// Counts the solutions, then (when unique) grades.
-pub fn judge(puzzle: &Puzzle, request: &Request) -> Judgement {
-    let outcome = count_solutions_in(puzzle, 2, &mut Budget::new(limits(request)));
-    match outcome.verdict {
-        Verdict::Unique => {}
-        Verdict::Ambiguous | Verdict::Impossible => return Judgement::Ambiguous,
-        Verdict::Unknown => return Judgement::OverBudget,
+/// The cage-combination depth above which the cut ladder is not worth running
+/// before the solution count: an ambiguous candidate keeps the ladder busy until
+/// it is stuck, and deep cage-combination searches cost far more than a count.
+const GRADE_FIRST_DEPTH: usize = 4;
+
+/// The judge of one request.
+#[derive(Clone, Debug)]
+pub struct Judge {
+    limits: Limits,
+    /// The request's ladder cut off at the band's max (the full ladder without a
+    /// max).
+    capped: Options,
+    /// Grade before counting solutions: a candidate the ladder solves is unique,
+    /// and only one it gets stuck on needs the count. Worth it when the cut ladder
+    /// is cheap on ambiguous candidates.
+    grade_first: bool,
+}
+
+impl Judge {
+    pub fn new(request: &Request) -> Judge {
+        let capped = capped_options(request.options, request.max);
+        let cage_combination = TechniqueKind::from_id("cage-combination");
+        let cheap = cage_combination
+            .is_none_or(|cc| !capped.is_enabled(cc) || capped.max_depth <= GRADE_FIRST_DEPTH);
+        Judge {
+            limits: limits(request),
+            capped,
+            grade_first: request.max.is_some() && cheap,
+        }
     }
-    let Ok(grader) = Grader::deferred(puzzle, limits(request)) else {
-        return Judgement::OverBudget;
+
+    /// Whether the candidate is unique and, if so, how it rates.
+    pub fn judge(&self, puzzle: &Puzzle) -> Judgement {
+        if !self.grade_first {
+            let outcome = count_solutions_in(puzzle, 2, &mut Budget::new(self.limits));
+            match outcome.verdict {
+                Verdict::Unique => {}
+                Verdict::Ambiguous | Verdict::Impossible => return Judgement::Ambiguous,
+                Verdict::Unknown => return Judgement::OverBudget,
+            }
+        }
+        // A deferred grader counts solutions only when the ladder gets stuck.
+        let Ok(grader) = Grader::deferred(puzzle, self.limits) else {
+            return Judgement::OverBudget;
+        };
+        let summary = grader.rate(self.capped);
+        match summary.status {
+            Status::Solved => Judgement::Rated {
+                max: summary.max,
+                total: summary.total,
+            },
+            Status::Stuck => Judgement::Beyond,
+            Status::Ambiguous | Status::Impossible => Judgement::Ambiguous,
+            Status::TimedOut | Status::Limit => Judgement::OverBudget,
+        }
+    }
+
+    /// The cells the cut ladder could not place: where a second solution hides
+    /// (an ambiguous candidate), or where a step harder than the band's max is
+    /// needed (a candidate beyond it).
+    pub fn unplaced_cells(&self, puzzle: &Puzzle) -> Vec<usize> {
+        let Ok(grader) = Grader::deferred(puzzle, self.limits) else {
+            return Vec::new();
+        };
+        let grade = grader.grade(self.capped, false);
+        grade
+            .grid
+            .iter()
+            .enumerate()
+            .filter(|&(_, &d)| d == 0)
+            .map(|(i, _)| i)
+            .collect()
+    }
+}
+
+/// `options` without the steps rated above `max`: techniques whose easiest step
+/// is rated above it switched off, cage combinations no deeper than it allows.
+pub fn capped_options(options: Options, max: Option<Rating>) -> Options {
+    let Some(max) = max else {
+        return options;
     };
-    let summary = grader.rate(request.options);
-    match summary.status {
-        Status::Solved => Judgement::Rated {
-            max: summary.max,
-            total: summary.total,
-        },
-        Status::Stuck => Judgement::Stuck,
-        Status::Ambiguous | Status::Impossible => Judgement::Ambiguous,
-        Status::TimedOut | Status::Limit => Judgement::OverBudget,
+    let mut capped = options;
+    for kind in TechniqueKind::all().skip(1) {
+        if kind.entry().rating.range().0 > max {
+            capped.disable(kind);
+        }
     }
+    if let Some(cc) = TechniqueKind::from_id("cage-combination") {
+        while capped.max_depth > 2 && cc.rate(capped.max_depth, 1) > max {
+            capped.max_depth -= 1;
+        }
+    }
+    capped
 }
 
 /// A candidate's full grade: the step log (for the technique that set the max and
@@ -67,7 +148,7 @@ pub struct FullGrade {
     pub hardest_cells: Vec<usize>,
 }
 
-/// Grades with the log (None unless the ladder solves the puzzle).
+/// Grades with the full ladder and its log (None unless it solves the puzzle).
 pub fn grade_fully(puzzle: &Puzzle, request: &Request) -> Option<FullGrade> {
     let grader = Grader::deferred(puzzle, limits(request)).ok()?;
     let grade = grader.grade(request.options, false);
@@ -116,24 +197,74 @@ pub fn mode_c_depth(puzzle: &Puzzle, request: &Request) -> Option<usize> {
     (summary.status == Status::Solved).then_some(summary.depth)
 }
 
-/// The cells the ladder could not place (where a second solution hides, for an
-/// ambiguous candidate).
-pub fn unplaced_cells(puzzle: &Puzzle, request: &Request) -> Vec<usize> {
-    let Ok(grader) = Grader::deferred(puzzle, limits(request)) else {
-        return Vec::new();
-    };
-    let grade = grader.grade(request.options, false);
-    grade
-        .grid
-        .iter()
-        .enumerate()
-        .filter(|&(_, &d)| d == 0)
-        .map(|(i, _)| i)
-        .collect()
-}
-
 /// Whether the solve path meets `--require` and `--forbid`.
 pub fn meets_technique_rules(grade: &FullGrade, request: &Request) -> bool {
     request.require.iter().all(|t| grade.used.contains(t))
         && !request.forbid.iter().any(|t| grade.used.contains(t))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use kenken_formats::tatham;
+
+    fn cc() -> TechniqueKind {
+        TechniqueKind::from_id("cage-combination").unwrap()
+    }
+
+    #[test]
+    fn the_cap_follows_the_band_max() {
+        let full = Options::default();
+        assert_eq!(capped_options(full, None), full);
+        let at = |tenths| capped_options(full, Some(Rating(tenths)));
+        assert_eq!(at(40).max_depth, 2);
+        assert_eq!(at(42).max_depth, 3);
+        assert_eq!(at(47).max_depth, 5);
+        assert_eq!(at(80).max_depth, full.max_depth);
+        assert!(at(40).is_enabled(cc()));
+        assert!(!at(39).is_enabled(cc()));
+        assert!(at(39).is_enabled(TechniqueKind::from_id("region-sum").unwrap()));
+        assert!(!at(29).is_enabled(TechniqueKind::from_id("region-sum").unwrap()));
+        assert!(at(29).is_enabled(TechniqueKind::from_id("fish").unwrap()));
+    }
+
+    /// The cut ladder rates every puzzle the full ladder rates within the band
+    /// alike, and gets stuck on every one it rates above (the reference corpus,
+    /// at every cut).
+    #[test]
+    fn the_cut_ladder_agrees_with_the_full_one() {
+        let ids: Vec<String> =
+            serde_json::from_str(include_str!("../../../puzzles/reference-corpus.json")).unwrap();
+        let mut above = 0;
+        for id in ids.iter().step_by(5) {
+            let puzzle = tatham::read(id).unwrap();
+            let full = Grader::new(&puzzle).unwrap().rate(Options::default());
+            if full.status != Status::Solved {
+                continue;
+            }
+            for max in [29, 39, 40, 42, 44, 46] {
+                let mut request = Request::new(puzzle.size().get(), Rating(0), Some(Rating(max)));
+                request.work_per_candidate = Limits::DEFAULT_WORK;
+                let got = Judge::new(&request).judge(&puzzle);
+                if full.max <= Rating(max) {
+                    let want = Judgement::Rated {
+                        max: full.max,
+                        total: full.total,
+                    };
+                    assert_eq!(got, want, "{id} cut at {max}");
+                } else if got == Judgement::Beyond {
+                    above += 1;
+                } else {
+                    // Steps the cut cannot switch off (a larger hidden subset,
+                    // say) still rate the puzzle above the band.
+                    assert!(
+                        matches!(got, Judgement::Rated { max: m, .. } if m == full.max),
+                        "{id} cut at {max}: {got:?}, full {:?}",
+                        full.max
+                    );
+                }
+            }
+        }
+        assert!(above > 40, "only {above} cut short");
+    }
 }

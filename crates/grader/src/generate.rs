@@ -8,7 +8,7 @@ use anyhow::Context;
 use clap::{Args, ValueEnum};
 use indicatif::{ProgressBar, ProgressStyle};
 use kenken_formats::{sudokuwiki, tatham, text, Strictness};
-use kenken_generator::{generate, Event, Generated, OpSet, Request, RunLimits, Stopped};
+use kenken_generator::{generate, Closest, Event, Generated, OpSet, Request, RunLimits, Stopped};
 use kenken_model::Puzzle;
 use kenken_techniques::Rating;
 use std::io::{self, BufWriter, IsTerminal, Write};
@@ -288,7 +288,11 @@ pub fn run(args: GenerateArgs) -> anyhow::Result<ExitCode> {
         Stopped::Done | Stopped::Cancelled => "the output closed".to_string(),
     };
     let closest = match report.closest(&request) {
-        Some(r) => format!("the closest max rating reached was {r}"),
+        Some(Closest::Rated(r)) => format!("the closest max rating reached was {r}"),
+        Some(Closest::AboveMax) => format!(
+            "the closest puzzles needed a step rated above {}",
+            request.max.unwrap_or(request.min)
+        ),
         None => "no attempt reached a unique puzzle".to_string(),
     };
     eprintln!(
