@@ -7,8 +7,8 @@
 //! cage combinations combine no more cages than the max allows. The ladder tries
 //! the easiest step first, so the cut ladder takes the same steps as the full one
 //! up to the first step rated above the max, where it gets stuck instead of paying
-//! for the harder searches; a candidate it solves gets the full ladder's ratings.
-//! A kept puzzle is graded again by the full ladder (see [`grade_fully`]).
+//! for the harder searches; a candidate it solves gets the full ladder's ratings
+//! (and its steps: a kept puzzle's log, when one is needed, comes from it too).
 
 use crate::request::Request;
 use kenken_model::{Budget, Limits, Puzzle};
@@ -94,14 +94,19 @@ impl Judge {
         }
     }
 
-    /// The cells the cut ladder could not place: where a second solution hides
-    /// (an ambiguous candidate), or where a step harder than the band's max is
-    /// needed (a candidate beyond it).
-    pub fn unplaced_cells(&self, puzzle: &Puzzle) -> Vec<usize> {
+    /// Where the candidate's difficulty lies, by the cut ladder: the cells of
+    /// its hardest steps when it solves the puzzle (see [`hardest_cells`]),
+    /// otherwise the cells it could not place (where a second solution hides in
+    /// an ambiguous candidate, or where a step harder than the band's max is
+    /// needed).
+    pub fn focus(&self, puzzle: &Puzzle) -> Vec<usize> {
         let Ok(grader) = Grader::deferred(puzzle, self.limits) else {
             return Vec::new();
         };
         let grade = grader.grade(self.capped, false);
+        if grade.status == Status::Solved {
+            return hardest_cells(puzzle, &grade.steps, grade.max);
+        }
         grade
             .grid
             .iter()
@@ -110,6 +115,22 @@ impl Judge {
             .map(|(i, _)| i)
             .collect()
     }
+}
+
+/// The cells the steps rated `max` touched: their cages' cells, placements and
+/// eliminations.
+fn hardest_cells(puzzle: &Puzzle, steps: &[Step], max: Rating) -> Vec<usize> {
+    let mut cells: Vec<usize> = Vec::new();
+    for step in steps.iter().filter(|s| s.rating == max) {
+        for cut in &step.cuts {
+            cells.extend(puzzle.cage(cut.cage).cells.iter().map(|c| c.index()));
+        }
+        cells.extend(step.placements.iter().map(|(c, _)| c.index()));
+        cells.extend(step.eliminations.iter().map(|(c, _)| c.index()));
+    }
+    cells.sort_unstable();
+    cells.dedup();
+    cells
 }
 
 /// `options` without the steps rated above `max`: techniques whose easiest step
@@ -132,57 +153,57 @@ pub fn capped_options(options: Options, max: Option<Rating>) -> Options {
     capped
 }
 
-/// A candidate's full grade: the step log (for the technique that set the max and
-/// `--require` / `--forbid`) and mode c's depth.
+/// A kept candidate's grade: the technique that set the max and every technique
+/// the solve path uses.
 #[derive(Clone, Debug)]
-pub struct FullGrade {
-    pub max: Rating,
-    pub total: Rating,
+pub struct Kept {
     /// The technique of the first step rated `max` (naked single when propagation
     /// alone solves the puzzle).
     pub technique: TechniqueKind,
-    /// Every technique the solve path uses.
+    /// Every technique the solve path uses (empty when not needed: no
+    /// `--require` or `--forbid`).
     pub used: Vec<TechniqueKind>,
-    /// The cells a step rated `max` touched: its cages' cells, placements and
-    /// eliminations (where an easier puzzle could be made by a mutation).
-    pub hardest_cells: Vec<usize>,
 }
 
-/// Grades with the full ladder and its log (None unless it solves the puzzle).
-pub fn grade_fully(puzzle: &Puzzle, request: &Request) -> Option<FullGrade> {
-    let grader = Grader::deferred(puzzle, limits(request)).ok()?;
-    let grade = grader.grade(request.options, false);
-    if grade.status != Status::Solved {
-        return None;
-    }
-    let mut used: Vec<TechniqueKind> = grade.steps.iter().map(|s| s.technique).collect();
-    used.sort_unstable();
-    used.dedup();
-    let hardest: Vec<&Step> = grade
-        .steps
-        .iter()
-        .filter(|s| s.rating == grade.max)
-        .collect();
-    let technique = hardest
-        .first()
-        .map_or(TechniqueKind::PROPAGATION, |s| s.technique);
-    let mut hardest_cells: Vec<usize> = Vec::new();
-    for step in &hardest {
-        for cut in &step.cuts {
-            hardest_cells.extend(puzzle.cage(cut.cage).cells.iter().map(|c| c.index()));
+impl Judge {
+    /// What a candidate in the band needs before it is kept, given the max
+    /// rating the judge found. A max that only one technique can give names the
+    /// technique at once (every max from 4.0 up is a cage combination's); then,
+    /// unless `--require` or `--forbid` asks for the whole solve path, nothing is
+    /// graded again. Otherwise the ladder runs again with its log (None if it
+    /// does not solve the puzzle, which a candidate rated by the judge always is).
+    pub fn keep(&self, puzzle: &Puzzle, max: Rating, request: &Request) -> Option<Kept> {
+        let mut givers = TechniqueKind::all().filter(|k| {
+            let (lo, hi) = k.entry().rating.range();
+            lo <= max && hi.is_none_or(|h| max <= h) && self.capped.is_enabled(*k)
+        });
+        let only = match (givers.next(), givers.next()) {
+            (Some(k), None) => Some(k),
+            _ => None,
+        };
+        if let Some(technique) = only {
+            if request.require.is_empty() && request.forbid.is_empty() {
+                return Some(Kept {
+                    technique,
+                    used: Vec::new(),
+                });
+            }
         }
-        hardest_cells.extend(step.placements.iter().map(|(c, _)| c.index()));
-        hardest_cells.extend(step.eliminations.iter().map(|(c, _)| c.index()));
+        let grader = Grader::deferred(puzzle, self.limits).ok()?;
+        let grade = grader.grade(self.capped, false);
+        if grade.status != Status::Solved {
+            return None;
+        }
+        let mut used: Vec<TechniqueKind> = grade.steps.iter().map(|s| s.technique).collect();
+        used.sort_unstable();
+        used.dedup();
+        let technique = grade
+            .steps
+            .iter()
+            .find(|s| s.rating == grade.max)
+            .map_or(TechniqueKind::PROPAGATION, |s| s.technique);
+        Some(Kept { technique, used })
     }
-    hardest_cells.sort_unstable();
-    hardest_cells.dedup();
-    Some(FullGrade {
-        max: grade.max,
-        total: grade.total,
-        technique,
-        used,
-        hardest_cells,
-    })
 }
 
 /// Mode c's max depth: the most cages one cage-combination step combines when
@@ -198,7 +219,7 @@ pub fn mode_c_depth(puzzle: &Puzzle, request: &Request) -> Option<usize> {
 }
 
 /// Whether the solve path meets `--require` and `--forbid`.
-pub fn meets_technique_rules(grade: &FullGrade, request: &Request) -> bool {
+pub fn meets_technique_rules(grade: &Kept, request: &Request) -> bool {
     request.require.iter().all(|t| grade.used.contains(t))
         && !request.forbid.iter().any(|t| grade.used.contains(t))
 }

@@ -42,7 +42,8 @@ pub struct Generated {
     pub max: Rating,
     /// The total rating (mode n).
     pub total: Rating,
-    /// Mode c's max depth (None when mode c ran out of work).
+    /// Mode c's max depth (None when not asked for, see [`Request::mode_c_depth`],
+    /// or when mode c ran out of work).
     pub depth: Option<usize>,
     /// The technique of the first step rated `max`.
     pub technique: TechniqueKind,

@@ -114,6 +114,12 @@ pub struct Request {
     pub forbid: Vec<TechniqueKind>,
     /// The ladder the grader runs (mode n); mode c runs with the same depth.
     pub options: Options,
+    /// Whether each puzzle gets mode c's depth ([`Generated::depth`]): one more
+    /// grading per puzzle kept, which on a large grid can cost as much as the
+    /// search that found it.
+    ///
+    /// [`Generated::depth`]: crate::Generated::depth
+    pub mode_c_depth: bool,
     /// Mutations one attempt tries before it gives up.
     pub climb_steps: usize,
     /// The work units (see [`kenken_model::Budget`]) one candidate's solution
@@ -143,6 +149,7 @@ impl Request {
             require: Vec::new(),
             forbid: Vec::new(),
             options: Options::default(),
+            mode_c_depth: true,
             climb_steps: default_climb_steps(size),
             work_per_candidate: 1 << 28,
         }
@@ -240,9 +247,12 @@ impl Request {
 }
 
 /// Mutations per attempt: enough to climb from a random layout to the rare bands
-/// at each size, few enough that a hopeless attempt gives way to a fresh one.
+/// at each size, few enough that a hopeless attempt gives way to a fresh one. The
+/// smallest grids get more than their cell count suggests: their rare bands lie
+/// many plateaus above a random layout, and the memo of judged candidates makes
+/// the steps that come back to a candidate already seen cost next to nothing.
 fn default_climb_steps(size: usize) -> usize {
-    40 * size * size
+    (40 * size * size).max(1500)
 }
 
 /// The KenDoku box shape (rows, cols) of a grid: the most square factorisation

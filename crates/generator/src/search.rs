@@ -17,7 +17,7 @@
 
 use crate::draft::{random_draft, Draft};
 use crate::driver::Closest;
-use crate::judge::{self, grade_fully, meets_technique_rules, Judge, Judgement};
+use crate::judge::{self, meets_technique_rules, Judge, Judgement};
 use crate::latin::random_square;
 use crate::mutations::{mutate, Mutation};
 use crate::request::Request;
@@ -159,7 +159,7 @@ pub fn attempt(request: &Request, seed: u64, index: u64, deadline: Option<Instan
         if judgement == Judgement::OverBudget {
             return Attempt::Missed { closest: None };
         }
-        let focus = judge.unplaced_cells(&draft.puzzle());
+        let focus = judge.focus(&draft.puzzle());
         let kind = pick([0, 45, 25, 30], &mut rng);
         if let Some(next) = (0..8).find_map(|_| mutate(kind, &draft, request, &focus, &mut rng)) {
             draft = next;
@@ -180,17 +180,21 @@ pub fn attempt(request: &Request, seed: u64, index: u64, deadline: Option<Instan
             closest = cur.judgement;
             closest_distance = distance_now;
         }
-        if distance_now == 0 {
+        if let (0, Judgement::Rated { max, total }) = (distance_now, cur.judgement) {
             let puzzle = cur.draft.puzzle();
-            if let Some(grade) = grade_fully(&puzzle, request) {
-                if request.in_band(grade.max) && meets_technique_rules(&grade, request) {
-                    let depth = judge::mode_c_depth(&puzzle, request);
+            if let Some(kept) = judge.keep(&puzzle, max, request) {
+                if meets_technique_rules(&kept, request) {
+                    let depth = if request.mode_c_depth {
+                        judge::mode_c_depth(&puzzle, request)
+                    } else {
+                        None
+                    };
                     return Attempt::Found(Box::new(Generated {
                         puzzle,
-                        max: grade.max,
-                        total: grade.total,
+                        max,
+                        total,
                         depth,
-                        technique: grade.technique,
+                        technique: kept.technique,
                         seed,
                         attempt: index,
                     }));
@@ -202,13 +206,7 @@ pub fn attempt(request: &Request, seed: u64, index: u64, deadline: Option<Instan
             &[]
         } else {
             if cur.focus.is_none() {
-                let puzzle = cur.draft.puzzle();
-                cur.focus = Some(match cur.judgement {
-                    Judgement::Rated { .. } => grade_fully(&puzzle, request)
-                        .map(|g| g.hardest_cells)
-                        .unwrap_or_default(),
-                    _ => judge.unplaced_cells(&puzzle),
-                });
+                cur.focus = Some(judge.focus(&cur.draft.puzzle()));
             }
             cur.focus.as_deref().unwrap_or(&[])
         };

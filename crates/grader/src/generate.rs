@@ -78,7 +78,7 @@ pub struct GenerateArgs {
     #[arg(long, value_name = "N", default_value_t = 10_000)]
     pub max_tries: u64,
     /// Mutations one attempt tries before it gives up and a fresh attempt starts
-    /// (default: 40 per cell).
+    /// (default: 40 per cell, at least 1 500).
     #[arg(long, value_name = "N")]
     pub steps: Option<usize>,
     /// Give up after this many seconds.
@@ -136,6 +136,8 @@ impl GenerateArgs {
         if let Some(d) = self.max_depth {
             request.options.max_depth = usize::from(d);
         }
+        // Only NDJSON rows carry mode c's depth.
+        request.mode_c_depth = self.format == GenerateFormat::Ndjson;
         request
     }
 }
