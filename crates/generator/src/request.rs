@@ -247,12 +247,16 @@ impl Request {
 }
 
 /// Mutations per attempt: enough to climb from a random layout to the rare bands
-/// at each size, few enough that a hopeless attempt gives way to a fresh one. The
-/// smallest grids get more than their cell count suggests: their rare bands lie
-/// many plateaus above a random layout, and the memo of judged candidates makes
-/// the steps that come back to a candidate already seen cost next to nothing.
+/// at each size, few enough that a hopeless attempt gives way to a fresh one. A
+/// 4×4 or 5×5 gets more than its cell count suggests: its rare bands lie several
+/// plateaus above a random layout, and on so small a grid most steps come back to
+/// a candidate already judged, which costs next to nothing.
 fn default_climb_steps(size: usize) -> usize {
-    (40 * size * size).max(1500)
+    if size <= 5 {
+        4000
+    } else {
+        40 * size * size
+    }
 }
 
 /// The KenDoku box shape (rows, cols) of a grid: the most square factorisation

@@ -1,17 +1,21 @@
 //! One attempt: a random solution and layout, made unique, then a climb of
 //! mutations towards the rating band, guided by the ladder.
 //!
+//! * **Judge** (see [`crate::judge`]): the ladder, cut off at the band's max,
+//!   rates each candidate; a candidate beyond the cut counts as one notch above
+//!   the band. Each candidate of an attempt is judged once (a climb comes back to
+//!   the same ones often).
 //! * **Repair**: while the candidate is ambiguous, the ladder's stuck grid shows
 //!   where the second solution hides; a cage there is split, given another
 //!   operation or loses a cell (moves that add information).
 //! * **Climb**: each step proposes one mutation, chosen by the direction the band
 //!   lies in: below it, mostly merges, moved cells and new operations (moves that
 //!   take information away); above it, mostly splits and new operations on the
-//!   cages of the hardest step, which the full grade names. The exhaustive
-//!   solver rejects ambiguous proposals cheaply; only unique ones are graded. A
-//!   proposal is kept when its max rating is closer to the band, or as close
-//!   (half the time: a random walk across the plateau, where most moves land),
-//!   and now and then when it is one notch further (to leave a dead end).
+//!   cages of the hardest step, or on the cells the cut ladder could not place. A
+//!   proposal is kept when its max rating is closer to the band, or as close with
+//!   a total rating at least as high (or else a quarter of the time: a walk across
+//!   the plateau, where most moves land), and now and then when it is one notch
+//!   further (to leave a dead end).
 //! * The first candidate in the band that also meets `--require` / `--forbid` is
 //!   the attempt's puzzle.
 
@@ -232,7 +236,7 @@ pub fn attempt(request: &Request, seed: u64, index: u64, deadline: Option<Instan
                 Judgement::Rated { total, .. } => total,
                 _ => Rating::ZERO,
             };
-            max != cur.max() || total >= cur.total() || rng.random_bool(0.5)
+            max != cur.max() || total >= cur.total() || rng.random_bool(0.25)
         };
         if keep {
             cur = Current::new(next, judgement);
