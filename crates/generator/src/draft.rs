@@ -44,10 +44,11 @@ impl Draft {
         of
     }
 
-    /// A hash of the layout and operations (the solution is the attempt's own):
-    /// equal drafts of one attempt have equal fingerprints.
+    /// A hash of the solution, layout and operations: equal drafts have equal
+    /// fingerprints.
     pub fn fingerprint(&self) -> u64 {
         let mut h = DefaultHasher::new();
+        self.solution.hash(&mut h);
         self.cages.hash(&mut h);
         h.finish()
     }

@@ -50,17 +50,20 @@ fn repair_steps(size: usize) -> usize {
     3 * size * size
 }
 
-/// Mutation weights (merge, split, move a cell, change an operation) by the
-/// direction of the band.
-fn weights(below: bool) -> [u32; 4] {
+/// Mutation weights (merge, split, move a cell, change an operation, refill) by
+/// the direction of the band.
+fn weights(below: bool, size: usize) -> [u32; 5] {
+    // On a 4×4 or 5×5 the few cage shapes matter more than the digits: a layout
+    // that made one solution hard is worth trying with another.
+    let refill = if size <= 5 { 5 } else { 0 };
     if below {
-        [30, 10, 30, 30]
+        [30, 10, 30, 30, refill]
     } else {
-        [5, 40, 25, 30]
+        [5, 40, 25, 30, 0]
     }
 }
 
-fn pick(weights: [u32; 4], rng: &mut AttemptRng) -> Mutation {
+fn pick(weights: [u32; 5], rng: &mut AttemptRng) -> Mutation {
     let total: u32 = weights.iter().sum();
     let mut x = rng.random_range(0..total);
     for (w, m) in weights.into_iter().zip(Mutation::ALL) {
@@ -164,7 +167,7 @@ pub fn attempt(request: &Request, seed: u64, index: u64, deadline: Option<Instan
             return Attempt::Missed { closest: None };
         }
         let focus = judge.focus(&draft.puzzle());
-        let kind = pick([0, 45, 25, 30], &mut rng);
+        let kind = pick([0, 45, 25, 30, 0], &mut rng);
         if let Some(next) = (0..8).find_map(|_| mutate(kind, &draft, request, &focus, &mut rng)) {
             draft = next;
         }
@@ -214,7 +217,7 @@ pub fn attempt(request: &Request, seed: u64, index: u64, deadline: Option<Instan
             }
             cur.focus.as_deref().unwrap_or(&[])
         };
-        let kind = pick(weights(below || distance_now == 0), &mut rng);
+        let kind = pick(weights(below || distance_now == 0, request.size), &mut rng);
         let Some(next) = mutate(kind, &cur.draft, request, focus, &mut rng) else {
             continue;
         };
