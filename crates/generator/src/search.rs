@@ -177,7 +177,7 @@ pub fn attempt(request: &Request, seed: u64, index: u64, deadline: Option<Instan
     };
 
     let mut closest = cur.judgement;
-    let mut closest_distance = BEYOND + 1;
+    let mut closest_distance = u32::MAX;
     for _ in 0..request.climb_steps {
         if late() {
             return Attempt::Interrupted;
