@@ -8,8 +8,9 @@
 //! * [`generate`]: the run. Each attempt (seeded from the run's seed and its
 //!   index) draws a Latin square and a Tatham-like layout, repairs it to a unique
 //!   puzzle, then climbs towards the band by mutations (merge, split, move a cell,
-//!   change an operation), guided by the ladder (see [`search`]). Attempts run in
-//!   parallel on the current rayon pool; puzzles come out in attempt order.
+//!   change an operation, refill the cages on a new solution), guided by the
+//!   ladder cut off at the band's max (see [`search`]). Attempts run in parallel
+//!   on the current rayon pool; puzzles come out in attempt order.
 //! * [`Generated`]: a puzzle with its ratings and the seed that makes it again.
 //! * [`ShapeStats`]: the cage-size and operation mix of a set of puzzles.
 

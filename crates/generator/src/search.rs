@@ -1,7 +1,7 @@
 //! One attempt: a random solution and layout, made unique, then a climb of
 //! mutations towards the rating band, guided by the ladder.
 //!
-//! * **Judge** (see [`crate::judge`]): the ladder, cut off at the band's max,
+//! * **Judge** (the `judge` module): the ladder, cut off at the band's max,
 //!   rates each candidate; a candidate beyond the cut counts as one notch above
 //!   the band. Each candidate of an attempt is judged once (a climb comes back to
 //!   the same ones often).
