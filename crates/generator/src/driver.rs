@@ -65,12 +65,12 @@ pub enum Closest {
 
 impl RunReport {
     /// What came closest to the band among the missed attempts: the max rating
-    /// nearest to it, or a candidate above its max when that is nearer (one
-    /// notch above it).
+    /// nearest to it (the higher of two as near), or a candidate above its max
+    /// when that is nearer (it counts as one notch, 0.2, above the max).
     pub fn closest(&self, request: &Request) -> Option<Closest> {
         let distance = |c: Closest| match c {
             Closest::Rated(r) => (request.distance(r), std::cmp::Reverse(r)),
-            Closest::AboveMax => (2, std::cmp::Reverse(Rating(u32::MAX))),
+            Closest::AboveMax => (2, std::cmp::Reverse(Rating::ZERO)),
         };
         self.missed
             .keys()
@@ -159,4 +159,28 @@ pub fn generate(
         }
     }
     Ok(report)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_closest_of_the_missed_attempts() {
+        let request = Request::new(6, Rating(44), Some(Rating(44)));
+        let mut report = RunReport {
+            found: 0,
+            tried: 4,
+            stopped: Stopped::Tries,
+            missed: BTreeMap::new(),
+        };
+        assert_eq!(report.closest(&request), None);
+        report.missed.insert(None, 1);
+        report.missed.insert(Some(Closest::Rated(Rating(40))), 1);
+        assert_eq!(report.closest(&request), Some(Closest::Rated(Rating(40))));
+        report.missed.insert(Some(Closest::AboveMax), 1);
+        assert_eq!(report.closest(&request), Some(Closest::AboveMax));
+        report.missed.insert(Some(Closest::Rated(Rating(42))), 1);
+        assert_eq!(report.closest(&request), Some(Closest::Rated(Rating(42))));
+    }
 }
