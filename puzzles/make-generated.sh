@@ -8,8 +8,10 @@ cd "$(dirname "$0")/.."
 cargo build --release -q -p kenken-grader
 g=target/release/grader
 {
+  $g generate --size 4 --min 4.4 --max 4.4 --count 3 --seed 1 --quiet
   $g generate --size 6 --min 4.6 --max 4.6 --count 10 --seed 1 --quiet
   $g generate --size 7 --min 4.6 --max 4.6 --count 6 --seed 1 --quiet
+  $g generate --size 8 --min 4.8 --count 2 --seed 1 --quiet
   $g generate --size 9 --min 4.6 --max 4.6 --count 4 --seed 1 --quiet
   $g generate --size 6 --min 4.4 --max 4.4 --count 5 --seed 1 --strict --quiet
   $g generate --size 7 --min 3.0 --max 3.9 --require region-sum --forbid cage-combination --count 5 --seed 1 --quiet

@@ -5,7 +5,7 @@
 use kenken_formats::{sudokuwiki, tatham, text, WriteError};
 use kenken_generator::search::attempt;
 pub use kenken_generator::search::Attempt;
-use kenken_generator::{attempt_seed, Generated, Request};
+use kenken_generator::{attempt_seed, Closest, Generated, Request};
 use kenken_model::Puzzle;
 use kenken_techniques::Rating;
 use rayon::prelude::*;
@@ -113,6 +113,46 @@ pub fn generated_line(
         GenerateFormat::Text => format!("{}\n", puzzle_string(&g.puzzle, format)?.trim_end()),
         _ => puzzle_string(&g.puzzle, format)?,
     })
+}
+
+/// A request's band as the messages write it: `4.4`, `3-3.9`, `4.4+`.
+pub fn band_text(request: &Request) -> String {
+    match request.max {
+        Some(m) if m == request.min => format!("{m}"),
+        Some(m) => format!("{}-{m}", request.min),
+        None => format!("{}+", request.min),
+    }
+}
+
+/// What came closest among a run's missed attempts, in the words of the message
+/// that ends a run stopped before its count (`grader generate`, the Python
+/// package and its Dask runs say the same).
+pub fn closest_text(closest: Option<Closest>, request: &Request) -> String {
+    match closest {
+        Some(Closest::Rated(r)) => format!("the closest max rating reached was {r}"),
+        Some(Closest::AboveMax) => format!(
+            "the closest puzzles needed a step rated above {}",
+            request.max.unwrap_or(request.min)
+        ),
+        None => "no attempt reached a unique puzzle".to_string(),
+    }
+}
+
+/// A missed attempt's [`Closest`] as a shard of a distributed run hands it back:
+/// the max rating in tenths, or `-1` for a step above the band's max.
+pub fn closest_code(closest: Closest) -> i64 {
+    match closest {
+        Closest::Rated(r) => i64::from(r.0),
+        Closest::AboveMax => -1,
+    }
+}
+
+/// The [`Closest`] of a [`closest_code`] (`None` for a code no attempt gives).
+pub fn closest_of_code(code: i64) -> Option<Closest> {
+    match code {
+        -1 => Some(Closest::AboveMax),
+        t => u32::try_from(t).ok().map(|t| Closest::Rated(Rating(t))),
+    }
 }
 
 /// Attempts `range` of the run of `request` seeded with `seed`, on the current

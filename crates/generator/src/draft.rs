@@ -7,9 +7,11 @@ use crate::rng::AttemptRng;
 use kenken_model::{Cage, CellId, Digit, Op, Puzzle, Size};
 use rand::seq::{IndexedRandom, SliceRandom};
 use rand::Rng;
+use std::collections::hash_map::DefaultHasher;
+use std::hash::{Hash, Hasher};
 
 /// One cage of a draft: its cells (reading order) and operation.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct DraftCage {
     pub cells: Vec<usize>,
     pub op: Op,
@@ -40,6 +42,15 @@ impl Draft {
             }
         }
         of
+    }
+
+    /// A hash of the solution, layout and operations: equal drafts have equal
+    /// fingerprints.
+    pub fn fingerprint(&self) -> u64 {
+        let mut h = DefaultHasher::new();
+        self.solution.hash(&mut h);
+        self.cages.hash(&mut h);
+        h.finish()
     }
 
     /// The number of single-cell cages.

@@ -47,20 +47,36 @@ pub struct RunReport {
     /// the attempts it interrupted).
     pub tried: u64,
     pub stopped: Stopped,
-    /// For the attempts that found nothing: how many came closest to the band at
-    /// each max rating (the unique candidate nearest the band), and how many had
+    /// For the attempts that found nothing: how many came closest to the band
+    /// with each result (the unique candidate nearest the band), and how many had
     /// no unique candidate at all (under `None`).
-    pub missed: BTreeMap<Option<Rating>, u64>,
+    pub missed: BTreeMap<Option<Closest>, u64>,
+}
+
+/// What the unique candidate of a missed attempt closest to the band reached.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Closest {
+    /// This max rating.
+    Rated(Rating),
+    /// A step rated above the band's max (the judge stops there, so its own
+    /// rating is not known).
+    AboveMax,
 }
 
 impl RunReport {
-    /// The max rating closest to the band among the missed attempts.
-    pub fn closest(&self, request: &Request) -> Option<Rating> {
+    /// What came closest to the band among the missed attempts: the max rating
+    /// nearest to it (the higher of two as near), or a candidate above its max
+    /// when that is nearer (it counts as one notch, 0.2, above the max).
+    pub fn closest(&self, request: &Request) -> Option<Closest> {
+        let distance = |c: Closest| match c {
+            Closest::Rated(r) => (request.distance(r), std::cmp::Reverse(r)),
+            Closest::AboveMax => (2, std::cmp::Reverse(Rating::ZERO)),
+        };
         self.missed
             .keys()
             .flatten()
             .copied()
-            .min_by_key(|&r| (request.distance(r), std::cmp::Reverse(r)))
+            .min_by_key(|&c| distance(c))
     }
 }
 
@@ -143,4 +159,28 @@ pub fn generate(
         }
     }
     Ok(report)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_closest_of_the_missed_attempts() {
+        let request = Request::new(6, Rating(44), Some(Rating(44)));
+        let mut report = RunReport {
+            found: 0,
+            tried: 4,
+            stopped: Stopped::Tries,
+            missed: BTreeMap::new(),
+        };
+        assert_eq!(report.closest(&request), None);
+        report.missed.insert(None, 1);
+        report.missed.insert(Some(Closest::Rated(Rating(40))), 1);
+        assert_eq!(report.closest(&request), Some(Closest::Rated(Rating(40))));
+        report.missed.insert(Some(Closest::AboveMax), 1);
+        assert_eq!(report.closest(&request), Some(Closest::AboveMax));
+        report.missed.insert(Some(Closest::Rated(Rating(42))), 1);
+        assert_eq!(report.closest(&request), Some(Closest::Rated(Rating(42))));
+    }
 }

@@ -8,8 +8,9 @@
 //! * [`generate`]: the run. Each attempt (seeded from the run's seed and its
 //!   index) draws a Latin square and a Tatham-like layout, repairs it to a unique
 //!   puzzle, then climbs towards the band by mutations (merge, split, move a cell,
-//!   change an operation), guided by the ladder (see [`search`]). Attempts run in
-//!   parallel on the current rayon pool; puzzles come out in attempt order.
+//!   change an operation, refill the cages on a new solution), guided by the
+//!   ladder cut off at the band's max (see [`search`]). Attempts run in parallel
+//!   on the current rayon pool; puzzles come out in attempt order.
 //! * [`Generated`]: a puzzle with its ratings and the seed that makes it again.
 //! * [`ShapeStats`]: the cage-size and operation mix of a set of puzzles.
 
@@ -25,7 +26,7 @@ mod rng;
 pub mod search;
 pub mod shape;
 
-pub use driver::{generate, Event, RunLimits, RunReport, Stopped};
+pub use driver::{generate, Closest, Event, RunLimits, RunReport, Stopped};
 pub use error::GenerateError;
 pub use request::{box_shape, OpSet, Request, Rules, STRICT_MAX_SIZE};
 pub use rng::attempt_seed;
@@ -42,7 +43,8 @@ pub struct Generated {
     pub max: Rating,
     /// The total rating (mode n).
     pub total: Rating,
-    /// Mode c's max depth (None when mode c ran out of work).
+    /// Mode c's max depth (None when not asked for, see [`Request::mode_c_depth`],
+    /// or when mode c ran out of work).
     pub depth: Option<usize>,
     /// The technique of the first step rated `max`.
     pub technique: TechniqueKind,

@@ -1,8 +1,10 @@
-//! The moves of the search: each changes one or two cages of a draft and keeps
-//! it a valid draft within the request's rules (or gives None).
+//! The moves of the search: each changes one or two cages of a draft (or, for a
+//! refill, its solution) and keeps it a valid draft within the request's rules
+//! (or gives None).
 
 use crate::clues;
 use crate::draft::{connected, Draft, DraftCage};
+use crate::latin::random_square;
 use crate::request::Request;
 use crate::rng::AttemptRng;
 use kenken_model::Op;
@@ -20,14 +22,18 @@ pub enum Mutation {
     MoveCell,
     /// A cage gets another operation.
     ChangeOp,
+    /// The same cages on a new random solution: each keeps its operation where
+    /// the rules allow it on its new digits (every clue changes).
+    Refill,
 }
 
 impl Mutation {
-    pub const ALL: [Mutation; 4] = [
+    pub const ALL: [Mutation; 5] = [
         Mutation::Merge,
         Mutation::Split,
         Mutation::MoveCell,
         Mutation::ChangeOp,
+        Mutation::Refill,
     ];
 }
 
@@ -51,6 +57,7 @@ pub fn mutate(
         Mutation::Split => split(draft, request, cage_of[cell], rng),
         Mutation::MoveCell => move_cell(draft, request, &cage_of, cell, rng),
         Mutation::ChangeOp => change_op(draft, request, cage_of[cell], rng),
+        Mutation::Refill => refill(draft, request, rng),
     }?;
     next.cages.sort_by_key(|c| c.cells[0]);
     next.admitted_by(&request.rules, request.largest_cage())
@@ -201,6 +208,18 @@ fn move_cell(
     Some(next)
 }
 
+fn refill(draft: &Draft, request: &Request, rng: &mut AttemptRng) -> Option<Draft> {
+    let mut next = draft.clone();
+    next.solution = random_square(draft.size, draft.boxes, rng);
+    for cage in &mut next.cages {
+        let digits: Vec<_> = cage.cells.iter().map(|&c| next.solution[c]).collect();
+        if !clues::allowed(cage.op, &digits, &request.rules) {
+            cage.op = clues::pick_op(&digits, &request.rules, None, rng)?;
+        }
+    }
+    Some(next)
+}
+
 fn change_op(draft: &Draft, request: &Request, id: usize, rng: &mut AttemptRng) -> Option<Draft> {
     let cage = &draft.cages[id];
     if cage.cells.len() < 2 {
@@ -221,7 +240,6 @@ fn change_op(draft: &Draft, request: &Request, id: usize, rng: &mut AttemptRng) 
 mod tests {
     use super::*;
     use crate::draft::random_draft;
-    use crate::latin::random_square;
     use crate::rng::attempt_rng;
     use kenken_techniques::Rating;
 
@@ -344,12 +362,38 @@ mod tests {
     }
 
     #[test]
+    fn refill_keeps_the_cages_on_a_new_solution() {
+        let (request, draft, mut rng) = start(5, 7);
+        let next = first(Mutation::Refill, &draft, &request, &mut rng);
+        assert_eq!(next.cage_of(), draft.cage_of());
+        assert_ne!(next.solution, draft.solution);
+        let mut rows = next.solution.clone();
+        rows.sort_unstable();
+        assert_eq!(rows, (1..=5).flat_map(|d| [d; 5]).collect::<Vec<u8>>());
+        for r in 0..5 {
+            let mut row: Vec<u8> = next.solution[5 * r..5 * r + 5].to_vec();
+            let mut col: Vec<u8> = (0..5).map(|c| next.solution[5 * c + r]).collect();
+            row.sort_unstable();
+            col.sort_unstable();
+            assert_eq!(row, vec![1, 2, 3, 4, 5]);
+            assert_eq!(col, vec![1, 2, 3, 4, 5]);
+        }
+        // An operation the new digits allow is kept.
+        for (a, b) in next.cages.iter().zip(&draft.cages) {
+            if clues::allowed(b.op, &next.digits(&b.cells), &request.rules) {
+                assert_eq!(a.op, b.op);
+            }
+        }
+        check_valid(&next, &request);
+    }
+
+    #[test]
     fn mutations_never_break_the_rules() {
         let (mut request, mut draft, mut rng) = start(7, 5);
         request.rules.cage_sizes = 2..=3;
         request.rules.max_givens = 0;
         for i in 0..2000 {
-            let kind = Mutation::ALL[i % 4];
+            let kind = Mutation::ALL[i % 5];
             if let Some(next) = mutate(kind, &draft, &request, &[], &mut rng) {
                 check_valid(&next, &request);
                 assert!(next.cages.iter().all(|c| (2..=3).contains(&c.cells.len())));
@@ -363,7 +407,7 @@ mod tests {
         let (request, mut draft, mut rng) = start_with(6, 6, |r| r.rules.strict = true);
         let mut changes = 0;
         for i in 0..2000 {
-            if let Some(next) = mutate(Mutation::ALL[i % 4], &draft, &request, &[], &mut rng) {
+            if let Some(next) = mutate(Mutation::ALL[i % 5], &draft, &request, &[], &mut rng) {
                 draft = next;
                 changes += 1;
                 for c in &draft.cages {

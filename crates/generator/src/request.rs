@@ -114,6 +114,12 @@ pub struct Request {
     pub forbid: Vec<TechniqueKind>,
     /// The ladder the grader runs (mode n); mode c runs with the same depth.
     pub options: Options,
+    /// Whether each puzzle gets mode c's depth ([`Generated::depth`]): one more
+    /// grading per puzzle kept, which on a large grid can cost as much as the
+    /// search that found it.
+    ///
+    /// [`Generated::depth`]: crate::Generated::depth
+    pub mode_c_depth: bool,
     /// Mutations one attempt tries before it gives up.
     pub climb_steps: usize,
     /// The work units (see [`kenken_model::Budget`]) one candidate's solution
@@ -143,6 +149,7 @@ impl Request {
             require: Vec::new(),
             forbid: Vec::new(),
             options: Options::default(),
+            mode_c_depth: true,
             climb_steps: default_climb_steps(size),
             work_per_candidate: 1 << 28,
         }
@@ -240,9 +247,16 @@ impl Request {
 }
 
 /// Mutations per attempt: enough to climb from a random layout to the rare bands
-/// at each size, few enough that a hopeless attempt gives way to a fresh one.
+/// at each size, few enough that a hopeless attempt gives way to a fresh one. A
+/// 4×4 or 5×5 gets more than its cell count suggests: its rare bands lie several
+/// plateaus above a random layout, and on so small a grid most steps come back to
+/// a candidate already judged, which costs next to nothing.
 fn default_climb_steps(size: usize) -> usize {
-    40 * size * size
+    if size <= 5 {
+        4000
+    } else {
+        40 * size * size
+    }
 }
 
 /// The KenDoku box shape (rows, cols) of a grid: the most square factorisation

@@ -5,7 +5,7 @@ use crate::errors::{options_error, GenerateError, IncompleteError};
 use crate::pools;
 use kenken_batch::generating::{rating, GeneratedRow};
 use kenken_generator::{generate as run, Event, OpSet, Request, RunLimits, Stopped};
-use kenken_techniques::{Rating, TechniqueKind};
+use kenken_techniques::TechniqueKind;
 use pyo3::prelude::*;
 use pyo3::types::PyList;
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
@@ -83,15 +83,6 @@ pub fn clock_seed() -> u64 {
     SystemTime::now()
         .duration_since(UNIX_EPOCH)
         .map_or(0, |d| d.as_nanos() as u64)
-}
-
-/// The band as `grader generate` writes it: `4.4`, `3-3.9`, `4.4+`.
-pub fn band(min: Rating, max: Option<Rating>) -> String {
-    match max {
-        Some(m) if m == min => format!("{m}"),
-        Some(m) => format!("{min}-{m}"),
-        None => format!("{min}+"),
-    }
 }
 
 /// Makes `count` unique `size`×`size` puzzles whose max rating (mode n, as `grade`
@@ -208,15 +199,12 @@ pub fn generate<'py>(
         Stopped::Timeout => format!("timeout={}", timeout.unwrap_or_default()),
         Stopped::Done | Stopped::Cancelled => "a cancellation".to_string(),
     };
-    let closest = match report.closest(&request) {
-        Some(r) => format!("the closest max rating reached was {r}"),
-        None => "no attempt reached a unique puzzle".to_string(),
-    };
+    let closest = kenken_batch::generating::closest_text(report.closest(&request), &request);
     let message = format!(
         "found {} of {count} puzzle(s) rated {} in {} attempts, {:.1} s (seed {seed}): \
          stopped by {why}; among the attempts that missed, {closest}",
         report.found,
-        band(request.min, request.max),
+        kenken_batch::generating::band_text(&request),
         report.tried,
         start.elapsed().as_secs_f64()
     );
@@ -225,4 +213,10 @@ pub fn generate<'py>(
         rows.unbind(),
         report.tried,
     )))
+}
+
+/// A checked request for a band alone (what the messages about a run need).
+pub fn band_request(size: usize, min: f64, max: Option<f64>) -> PyResult<Request> {
+    let band = |x: f64| rating(x).map_err(options_error);
+    Ok(Request::new(size, band(min)?, max.map(band).transpose()?))
 }

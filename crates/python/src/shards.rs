@@ -15,13 +15,14 @@ use crate::generate::Ask;
 use crate::grade::{settings, MemoryArg};
 use crate::pools;
 use kenken_batch::generating::{
-    attempt_range as run_range, check_format, generated_line as line_of, Attempt, GenerateFormat,
-    GeneratedRow,
+    attempt_range as run_range, check_format, closest_code, closest_of_code, closest_text,
+    generated_line as line_of, Attempt, GenerateFormat, GeneratedRow,
 };
 use kenken_batch::pipeline::{self, Job, Outcome, Rows};
 use kenken_batch::text::clip;
 use kenken_batch::{GradeRows, Grading, RowFormat};
 use kenken_formats::batch::{self, Entries};
+use kenken_generator::{RunReport, Stopped};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict, PyList};
 use std::time::{Duration, Instant};
@@ -314,7 +315,7 @@ pub fn check_generation(
 /// giving up `remaining` seconds from now) and returns their outcomes in attempt
 /// order, up to and with the first one the deadline interrupted: `("found", row,
 /// line)` (the row as a dict, numbered 0, and its line in `format`), `("missed",
-/// closest)` (the max rating closest to the band, in tenths, or None) or
+/// closest)` (what came closest to the band as a [`closest_code`], or None) or
 /// `("interrupted",)`.
 #[pyfunction]
 #[pyo3(name = "_attempt_range", signature = (start, end, seed, *, jobs = 1, remaining = None,
@@ -375,7 +376,7 @@ pub fn attempt_range<'py>(
                 let line = line_of(g, 0, format).map_err(written)?;
                 ("found", row, line).into_pyobject(py)?.into_any()
             }
-            Attempt::Missed { closest } => ("missed", closest.map(|r| r.0))
+            Attempt::Missed { closest } => ("missed", closest.map(closest_code))
                 .into_pyobject(py)?
                 .into_any(),
             Attempt::Interrupted => ("interrupted",).into_pyobject(py)?.into_any(),
@@ -392,4 +393,40 @@ pub fn generated_line(row: &Bound<'_, PyAny>, index: usize) -> PyResult<String> 
     let mut row: GeneratedRow = pythonize::depythonize(row)?;
     row.index = index;
     Ok(serde_json::to_string(&row).expect("a row serialises"))
+}
+
+/// What came closest to the band among a distributed run's missed attempts, in the
+/// words `grader generate` ends such a run with: `missed` holds the `closest`
+/// value of each missed attempt's outcome (see `_attempt_range`).
+#[pyfunction]
+#[pyo3(name = "_closest_text", signature = (missed, *, size, min, max = None))]
+pub fn closest_text_of(
+    missed: Vec<Option<i64>>,
+    size: usize,
+    min: f64,
+    max: Option<f64>,
+) -> PyResult<String> {
+    let request = crate::generate::band_request(size, min, max)?;
+    let mut report = RunReport {
+        found: 0,
+        tried: 0,
+        stopped: Stopped::Tries,
+        missed: Default::default(),
+    };
+    for code in missed {
+        *report
+            .missed
+            .entry(code.and_then(closest_of_code))
+            .or_default() += 1;
+    }
+    Ok(closest_text(report.closest(&request), &request))
+}
+
+/// A band as `grader generate`'s messages write it: `4.4`, `3-3.9`, `4.4+`.
+#[pyfunction]
+#[pyo3(name = "_band_text", signature = (*, size, min, max = None))]
+pub fn band_text_of(size: usize, min: f64, max: Option<f64>) -> PyResult<String> {
+    Ok(kenken_batch::generating::band_text(
+        &crate::generate::band_request(size, min, max)?,
+    ))
 }

@@ -251,11 +251,6 @@ def _attempt_task(
     return _kenken._attempt_range(start, end, seed, remaining=remaining, jobs=1, **ask)
 
 
-def _rating_text(x: float) -> str:
-    tenths = round(x * 10)
-    return str(tenths // 10) if tenths % 10 == 0 else f"{tenths // 10}.{tenths % 10}"
-
-
 @dataclass
 class GenerateReport:
     """What a distributed generation did."""
@@ -267,7 +262,8 @@ class GenerateReport:
     #: ``done``, ``tries`` or ``timeout``.
     stopped: str = "done"
     #: For the attempts that found nothing: how many came closest to the band at
-    #: each max rating (in tenths; ``None``: no unique candidate).
+    #: each max rating (in tenths; -1: a step above the band's max; ``None``: no
+    #: unique candidate).
     missed: dict[Optional[int], int] = field(default_factory=dict)
     seconds: float = 0.0
 
@@ -364,26 +360,14 @@ def generate(
 
 def band(lo: float, hi: Optional[float]) -> str:
     """The band as ``grader generate`` writes it: ``4.4``, ``3-3.9``, ``4.4+``."""
-    low = _rating_text(lo)
-    if hi is None:
-        return f"{low}+"
-    high = _rating_text(hi)
-    return high if high == low else f"{low}-{high}"
+    return _kenken._band_text(size=4, min=lo, max=hi)
 
 
-def closest(missed: dict[Optional[int], int], lo: float, hi: Optional[float]) -> Optional[float]:
-    """The max rating closest to the band [lo, hi] among the missed attempts."""
-    low, high = round(lo * 10), None if hi is None else round(hi * 10)
-
-    def distance(r: int) -> int:
-        if r < low:
-            return low - r
-        return 0 if high is None or r <= high else r - high
-
-    ratings = [r for r in missed if r is not None]
-    if not ratings:
-        return None
-    return sorted(ratings, key=lambda r: (distance(r), -r))[0] / 10
+def closest_text(report: "GenerateReport", size: int, lo: float, hi: Optional[float]) -> str:
+    """What came closest to the band [lo, hi] among the missed attempts of a run,
+    in the words ``grader generate`` ends such a run with."""
+    missed = [code for code, n in report.missed.items() for _ in range(n)]
+    return _kenken._closest_text(missed, size=size, min=lo, max=hi)
 
 
-__all__ = ["connect", "grade", "generate", "GradeReport", "GenerateReport", "band", "closest"]
+__all__ = ["connect", "grade", "generate", "GradeReport", "GenerateReport", "band", "closest_text"]

@@ -9,7 +9,7 @@ import sys
 from typing import Optional, Sequence
 
 from ..errors import KenkenError
-from . import DEFAULT_ATTEMPTS_PER_TASK, DEFAULT_SHARD_SIZE, band, closest, generate, grade
+from . import DEFAULT_ATTEMPTS_PER_TASK, DEFAULT_SHARD_SIZE, band, closest_text, generate, grade
 
 PROG = "python -m kenken.dask"
 
@@ -195,12 +195,7 @@ def run_generate(a: argparse.Namespace) -> int:
             )
         return 0
     why = f"--max-tries {a.max_tries}" if report.stopped == "tries" else f"--timeout {a.timeout}"
-    near = closest(report.missed, a.min, a.max)
-    nearest = (
-        "no attempt reached a unique puzzle"
-        if near is None
-        else f"the closest max rating reached was {_rating(near)}"
-    )
+    nearest = closest_text(report, a.size, a.min, a.max)
     print(
         f"{PROG}: found {report.found} of {a.count} puzzle(s) rated {rated} in {report.tried} "
         f"attempts, {secs:.1f} s (seed {report.seed}): stopped by {why}; among the attempts "
@@ -208,10 +203,6 @@ def run_generate(a: argparse.Namespace) -> int:
         file=sys.stderr,
     )
     return report.exit_code
-
-
-def _rating(x: float) -> str:
-    return band(x, x)
 
 
 def main(argv: Optional[Sequence[str]] = None) -> int:
