@@ -30,6 +30,7 @@ use std::collections::{BTreeMap, HashMap};
 use std::hash::{BuildHasherDefault, Hash, Hasher};
 use std::io::{self, Write};
 use std::process::ExitCode;
+use std::rc::Rc;
 use std::time::{Duration, Instant};
 
 #[derive(Args, Debug)]
@@ -98,12 +99,12 @@ thread_local! {
 /// Cage combination tables by what they depend on: the grid size, the operation,
 /// the clue and the shape of the cage (its cells relative to its corner, in cell
 /// order, which says which cells share a row or column). A batch meets the same
-/// small cages over and over, and copying a table is cheaper than enumerating it
+/// small cages over and over, and sharing a table is cheaper than enumerating it
 /// again. Cages of more cells than [`TableKey`] holds, and KenDoku puzzles (whose
 /// boxes add constraints), are enumerated each time.
 #[derive(Default)]
 struct TableCache {
-    tables: HashMap<TableKey, Combinations, BuildHasherDefault<KeyHasher>>,
+    tables: HashMap<TableKey, Rc<Combinations>, BuildHasherDefault<KeyHasher>>,
     /// The digits the tables hold, to bound the memory they take.
     digits: usize,
 }
@@ -129,14 +130,14 @@ impl TableCache {
         puzzle: &Puzzle,
         g: CageId,
         budget: &mut Budget,
-    ) -> Result<Combinations, Exhausted> {
+    ) -> Result<Rc<Combinations>, Exhausted> {
         let Some(key) = TableKey::of(puzzle, g) else {
-            return Combinations::enumerate_within(puzzle, g, budget);
+            return Combinations::enumerate_within(puzzle, g, budget).map(Rc::new);
         };
         if let Some(table) = self.tables.get(&key) {
-            return Ok(table.clone());
+            return Ok(Rc::clone(table));
         }
-        let table = Combinations::enumerate_within(puzzle, g, budget)?;
+        let table = Rc::new(Combinations::enumerate_within(puzzle, g, budget)?);
         let digits = table.len() * table.width();
         if self.digits + digits > Self::LIMIT {
             self.tables.clear();
@@ -144,7 +145,7 @@ impl TableCache {
         }
         if digits <= Self::LIMIT {
             self.digits += digits;
-            self.tables.insert(key, table.clone());
+            self.tables.insert(key, Rc::clone(&table));
         }
         Ok(table)
     }

@@ -46,11 +46,18 @@ struct Part {
 }
 
 /// The puzzle, flattened for the search. Immutable while searching.
+///
+/// A thread keeps its last layout (see [`Buffers`]) and fills it again for the
+/// next puzzle: the vectors keep their memory, and the houses are kept as they are
+/// when the grid has the same size and boxes.
+#[derive(Default)]
 pub(super) struct Layout {
     n: usize,
     ncells: usize,
     /// All digits 1..=N as a mask.
     full: u16,
+    /// The grid the houses were built for: its size and boxes.
+    shape: Option<(usize, Option<(usize, usize)>)>,
     /// The cage of every cell.
     cell_cage: Vec<u32>,
     /// Houses (rows, columns, boxes), `n` cells each.
@@ -61,8 +68,10 @@ pub(super) struct Layout {
     cage_cells: Vec<u16>,
     parts: Vec<Part>,
     part_pos: Vec<u16>,
-    /// Per house, the parts (indices into `parts`) lying in it.
-    house_parts: Vec<Vec<u32>>,
+    /// Per house, the parts (indices into `parts`) lying in it: those of house `h`
+    /// are `house_parts[house_part_start[h]..house_part_start[h + 1]]`.
+    house_part_start: Vec<u32>,
+    house_parts: Vec<u32>,
     /// Per usable combination, one single-bit digit mask per cage cell. Only the
     /// combinations that were live in the caller's tables (and whose digits fit the
     /// grid) are copied, so the search never looks at dead ones.
@@ -76,16 +85,18 @@ pub(super) struct Layout {
 }
 
 impl Layout {
-    /// Flattens `puzzle` with the live combinations of `tables`, reserving its
-    /// bytes on `budget` first (they stay reserved while the search runs).
+    /// Flattens `puzzle` with the live combinations of `tables` into this layout
+    /// (whatever it held before), reserving its bytes on `budget` first (they stay
+    /// reserved while the search runs).
     ///
     /// Panics when `tables` does not match the puzzle's cages (see
     /// [`super::count_solutions_with`]).
-    pub(super) fn from_tables(
+    pub(super) fn fill(
+        &mut self,
         puzzle: &Puzzle,
         tables: &[impl Borrow<Combinations>],
         budget: &mut Budget,
-    ) -> Result<Layout, Exhausted> {
+    ) -> Result<(), Exhausted> {
         assert_eq!(
             tables.len(),
             puzzle.cages().len(),
@@ -102,16 +113,15 @@ impl Layout {
             .sum();
         budget.reserve(2 * total + 8 * masks)?;
         budget.spend((total + masks) as u64)?;
-        let mut lay = Layout::skeleton(puzzle, total);
-        let n = lay.n;
+        self.skeleton(puzzle, total);
         for (g, table) in tables.enumerate() {
             assert_eq!(
                 table.width(),
-                lay.cages[g].width,
+                self.cages[g].width,
                 "combination table {g} does not have its cage's width"
             );
             // Fixed widths for the usual cage sizes, so that a row is a few moves.
-            let out = &mut lay.combo_bits;
+            let out = &mut self.combo_bits;
             let count = match table.width() {
                 1 => copy_live_rows::<1>(table, n, out),
                 2 => copy_live_rows::<2>(table, n, out),
@@ -121,48 +131,62 @@ impl Layout {
                 6 => copy_live_rows::<6>(table, n, out),
                 _ => copy_live_rows::<0>(table, n, out),
             };
-            lay.set_count(g, count);
+            self.set_count(g, count);
         }
-        lay.finish();
-        Ok(lay)
+        self.finish();
+        Ok(())
     }
 
     /// Everything but the combinations.
-    fn skeleton(puzzle: &Puzzle, combo_capacity: usize) -> Layout {
+    fn skeleton(&mut self, puzzle: &Puzzle, combo_capacity: usize) {
         let size = puzzle.size();
         let n = size.get();
         let ncells = size.cell_count();
         let cages = puzzle.cages();
-
-        // Houses: rows, columns, then boxes, n cells each.
         let boxes = puzzle.boxes();
         let nhouses = if boxes.is_some() { 3 * n } else { 2 * n };
-        let mut houses = vec![0u16; nhouses * n];
-        let mut cell_houses = vec![0u64; ncells];
-        for r in 0..n {
-            for c in 0..n {
-                let cell = r * n + c;
-                houses[r * n + c] = cell as u16;
-                houses[(n + c) * n + r] = cell as u16;
-                cell_houses[cell] = 1 << r | 1 << (n + c);
+        self.n = n;
+        self.ncells = ncells;
+        self.full = Digits::full(n).bits();
+
+        // Houses: rows, columns, then boxes, n cells each.
+        if self.shape != Some((n, boxes)) {
+            self.shape = Some((n, boxes));
+            let houses = &mut self.houses;
+            let cell_houses = &mut self.cell_houses;
+            houses.clear();
+            houses.resize(nhouses * n, 0);
+            cell_houses.clear();
+            cell_houses.resize(ncells, 0);
+            for r in 0..n {
+                for c in 0..n {
+                    let cell = r * n + c;
+                    houses[r * n + c] = cell as u16;
+                    houses[(n + c) * n + r] = cell as u16;
+                    cell_houses[cell] = 1 << r | 1 << (n + c);
+                }
             }
-        }
-        if let Some((br, bc)) = boxes {
-            for b in 0..n {
-                let (r0, c0) = (b / (n / bc) * br, b % (n / bc) * bc);
-                for i in 0..n {
-                    let cell = (r0 + i / bc) * n + c0 + i % bc;
-                    houses[(2 * n + b) * n + i] = cell as u16;
-                    cell_houses[cell] |= 1 << (2 * n + b);
+            if let Some((br, bc)) = boxes {
+                for b in 0..n {
+                    let (r0, c0) = (b / (n / bc) * br, b % (n / bc) * bc);
+                    for i in 0..n {
+                        let cell = (r0 + i / bc) * n + c0 + i % bc;
+                        houses[(2 * n + b) * n + i] = cell as u16;
+                        cell_houses[cell] |= 1 << (2 * n + b);
+                    }
                 }
             }
         }
 
-        let mut cell_cage = vec![0u32; ncells];
-        let mut infos = Vec::with_capacity(cages.len());
-        let mut cage_cells = Vec::with_capacity(ncells);
-        let mut parts = Vec::new();
-        let mut part_pos = Vec::new();
+        let cell_houses = &self.cell_houses;
+        self.cell_cage.clear();
+        self.cell_cage.resize(ncells, 0);
+        self.cages.clear();
+        self.cages.reserve(cages.len());
+        self.cage_cells.clear();
+        self.parts.clear();
+        self.part_pos.clear();
+        let (parts, part_pos) = (&mut self.parts, &mut self.part_pos);
         for (g, cage) in cages.iter().enumerate() {
             // Group the cage's positions by house: each house once, in the order
             // its first cage cell comes.
@@ -191,8 +215,8 @@ impl Layout {
                     }
                 }
             }
-            infos.push(CageInfo {
-                cells: cage_cells.len(),
+            self.cages.push(CageInfo {
+                cells: self.cage_cells.len(),
                 width: cage.cells.len(),
                 combos: 0,
                 count: 0,
@@ -203,32 +227,37 @@ impl Layout {
                 nparts: parts.len() - first_part,
             });
             for &cell in &cage.cells {
-                cell_cage[cell.index()] = g as u32;
-                cage_cells.push(cell.index() as u16);
+                self.cell_cage[cell.index()] = g as u32;
+                self.cage_cells.push(cell.index() as u16);
             }
         }
 
-        let mut house_parts = vec![Vec::new(); nhouses];
+        // The parts by house, in the order of `parts` within each house.
+        let start = &mut self.house_part_start;
+        start.clear();
+        start.resize(nhouses + 1, 0);
+        for part in parts.iter() {
+            start[part.house + 1] += 1;
+        }
+        for h in 0..nhouses {
+            start[h + 1] += start[h];
+        }
+        self.house_parts.clear();
+        self.house_parts.resize(parts.len(), 0);
         for (i, part) in parts.iter().enumerate() {
-            house_parts[part.house].push(i as u32);
+            let at = &mut start[part.house];
+            self.house_parts[*at as usize] = i as u32;
+            *at += 1;
         }
+        // Each start moved to the next house's: shift back.
+        for h in (0..nhouses).rev() {
+            start[h + 1] = start[h];
+        }
+        start[0] = 0;
 
-        Layout {
-            n,
-            ncells,
-            full: Digits::full(n).bits(),
-            cell_cage,
-            houses,
-            cell_houses,
-            cages: infos,
-            cage_cells,
-            house_parts,
-            parts,
-            part_pos,
-            combo_bits: Vec::with_capacity(combo_capacity),
-            masks: Vec::new(),
-            total_words: 0,
-        }
+        self.combo_bits.clear();
+        self.combo_bits.reserve(combo_capacity);
+        self.total_words = 0;
     }
 
     /// Records that cage `g`'s `count` combinations were just appended (cages are
@@ -247,7 +276,9 @@ impl Layout {
     fn finish(&mut self) {
         let n = self.n;
         let total: usize = self.cages.iter().map(|i| i.width * n * i.nwords).sum();
-        let mut masks = vec![0u64; total];
+        let masks = &mut self.masks;
+        masks.clear();
+        masks.resize(total, 0);
         let mut at = 0;
         for info in &mut self.cages {
             info.masks = at;
@@ -263,7 +294,27 @@ impl Layout {
             }
             at += width * n * nw;
         }
-        self.masks = masks;
+    }
+
+    /// The parts lying in house `h`.
+    #[inline]
+    fn parts_in(&self, h: usize) -> &[u32] {
+        &self.house_parts[self.house_part_start[h] as usize..self.house_part_start[h + 1] as usize]
+    }
+
+    /// The bytes its vectors hold.
+    fn capacity_bytes(&self) -> usize {
+        use std::mem::size_of;
+        4 * self.cell_cage.capacity()
+            + 2 * self.houses.capacity()
+            + 8 * self.cell_houses.capacity()
+            + size_of::<CageInfo>() * self.cages.capacity()
+            + 2 * self.cage_cells.capacity()
+            + size_of::<Part>() * self.parts.capacity()
+            + 2 * self.part_pos.capacity()
+            + 4 * (self.house_part_start.capacity() + self.house_parts.capacity())
+            + 2 * self.combo_bits.capacity()
+            + 8 * self.masks.capacity()
     }
 
     #[inline]
@@ -438,7 +489,7 @@ impl Layout {
             let h = work.houses.trailing_zeros() as usize;
             work.houses &= work.houses - 1;
             // A pass over the house, and one more per cage part in it (claiming).
-            work.units += (self.n * (1 + self.house_parts[h].len())) as u64;
+            work.units += (self.n * (1 + self.parts_in(h).len())) as u64;
             let house = &self.houses[h * self.n..(h + 1) * self.n];
             let (mut once, mut twice, mut fixed) = (0u16, 0u16, 0u16);
             for &c in house {
@@ -465,7 +516,7 @@ impl Layout {
             }
             // Claiming: a digit whose places in the house all lie in one cage
             // must be put there by that cage's combination.
-            for &pi in &self.house_parts[h] {
+            for &pi in self.parts_in(h) {
                 let part = &self.parts[pi as usize];
                 if st.live_count[part.cage] <= 1 {
                     // A settled cage has nothing left to choose.
@@ -625,8 +676,9 @@ fn narrow(lay: &Layout, cand: &mut [u16], work: &mut Work, cell: usize, mask: u1
 const SPARSE_PER_WORD: usize = 4;
 
 /// What a failed propagation ran into, for the branching heuristic.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, Default)]
 enum Culprit {
+    #[default]
     None,
     /// A cage lost its last combination, or one of its cells its last digit.
     Cage(usize),
@@ -635,6 +687,7 @@ enum Culprit {
 }
 
 /// Propagation queues. Shared by all levels: they are empty between propagations.
+#[derive(Default)]
 struct Work {
     culprit: Culprit,
     /// Scratch for [`Layout::settle_sparse`]: digits per cage cell, and digits
@@ -676,6 +729,26 @@ impl Work {
         }
     }
 
+    /// Empty queues for a layout (keeping the vectors' memory).
+    fn reset(&mut self, lay: &Layout) {
+        let (ncells, ncages) = (lay.ncells, lay.cages.len());
+        self.culprit = Culprit::None;
+        let width = lay.cages.iter().map(|i| i.width).max().unwrap_or(0);
+        let nparts = lay.cages.iter().map(|i| i.nparts).max().unwrap_or(0);
+        refill(&mut self.union, width, 0);
+        refill(&mut self.forced, nparts, 0);
+        self.cells.clear();
+        self.cells.reserve(ncells);
+        refill(&mut self.cell_queued, ncells, false);
+        self.cages.clear();
+        self.cages.reserve(ncages);
+        refill(&mut self.cage_queued, ncages, false);
+        refill(&mut self.pend, ncells, 0);
+        refill(&mut self.stale, ncages, false);
+        self.houses = 0;
+        self.units = 0;
+    }
+
     fn clear(&mut self) {
         for c in self.cells.drain(..) {
             self.cell_queued[c as usize] = false;
@@ -689,11 +762,64 @@ impl Work {
     }
 }
 
+/// Sets `v` to `len` copies of `value`, in the memory it already has when that is
+/// enough.
+fn refill<T: Copy>(v: &mut Vec<T>, len: usize, value: T) {
+    v.clear();
+    v.resize(len, value);
+}
+
 /// One level's state, borrowed mutably.
 struct LevelMut<'a> {
     cand: &'a mut [u16],
     live: &'a mut [u64],
     live_count: &'a mut [u32],
+}
+
+/// The vectors of a search, kept by a thread from one puzzle to the next (see
+/// [`Buffers`]).
+#[derive(Default)]
+pub(super) struct SearchBuffers {
+    cand: Vec<u16>,
+    live: Vec<u64>,
+    live_count: Vec<u32>,
+    weight: Vec<u32>,
+    work: Work,
+}
+
+impl SearchBuffers {
+    fn capacity_bytes(&self) -> usize {
+        let w = &self.work;
+        2 * self.cand.capacity()
+            + 8 * self.live.capacity()
+            + 4 * (self.live_count.capacity() + self.weight.capacity())
+            + 2 * (w.union.capacity() + w.forced.capacity() + w.cells.capacity())
+            + w.cell_queued.capacity()
+            + 4 * w.cages.capacity()
+            + w.cage_queued.capacity()
+            + 2 * w.pend.capacity()
+            + w.stale.capacity()
+    }
+}
+
+/// Everything a search allocates: a layout and the search's vectors. A thread
+/// keeps one set between searches (see `count_solutions_within`), so a batch of
+/// small puzzles allocates almost nothing per puzzle.
+#[derive(Default)]
+pub(super) struct Buffers {
+    pub layout: Layout,
+    pub search: SearchBuffers,
+}
+
+impl Buffers {
+    /// Kept for the next search only up to this many bytes, so that one large
+    /// puzzle does not leave its memory with the thread.
+    pub const KEEP: usize = 1 << 20;
+
+    /// The bytes its vectors hold.
+    pub fn capacity_bytes(&self) -> usize {
+        self.layout.capacity_bytes() + self.search.capacity_bytes()
+    }
 }
 
 /// A backtracking search over one [`Layout`].
@@ -729,36 +855,33 @@ pub(super) struct Results {
 }
 
 impl<'a, 'b> Search<'a, 'b> {
+    /// A search over `lay` in the vectors of `spare` (taken; [`Search::finish`]
+    /// gives them back).
     pub(super) fn new(
         lay: &'a Layout,
         limit: usize,
         budget: &'b mut Budget,
+        spare: &mut SearchBuffers,
     ) -> Result<Search<'a, 'b>, Exhausted> {
         let ncages = lay.cages.len();
         // Enough levels for typical searches up front; deeper ones are added once.
         let levels = 8.min(lay.ncells + 1);
         budget.reserve(levels * Search::level_bytes(lay))?;
+        let mut spare = std::mem::take(spare);
+        refill(&mut spare.cand, levels * lay.ncells, 0);
+        refill(&mut spare.live, levels * lay.total_words, 0);
+        refill(&mut spare.live_count, levels * ncages, 0);
+        refill(&mut spare.weight, ncages, 1);
+        spare.work.reset(lay);
         Ok(Search {
             lay,
             limit,
-            cand: vec![0; levels * lay.ncells],
-            live: vec![0; levels * lay.total_words],
-            live_count: vec![0; levels * ncages],
+            cand: spare.cand,
+            live: spare.live,
+            live_count: spare.live_count,
             levels,
-            work: Work {
-                culprit: Culprit::None,
-                union: vec![0; lay.cages.iter().map(|i| i.width).max().unwrap_or(0)],
-                forced: vec![0; lay.cages.iter().map(|i| i.nparts).max().unwrap_or(0)],
-                cells: Vec::with_capacity(lay.ncells),
-                cell_queued: vec![false; lay.ncells],
-                cages: Vec::with_capacity(ncages),
-                cage_queued: vec![false; ncages],
-                pend: vec![0; lay.ncells],
-                stale: vec![false; ncages],
-                houses: 0,
-                units: 0,
-            },
-            weight: vec![1; ncages],
+            work: spare.work,
+            weight: spare.weight,
             solutions: 0,
             first: None,
             nodes: 0,
@@ -826,7 +949,15 @@ impl<'a, 'b> Search<'a, 'b> {
         }
     }
 
-    pub(super) fn into_results(self) -> Results {
+    /// What the search found; its vectors go back to `spare`.
+    pub(super) fn finish(self, spare: &mut SearchBuffers) -> Results {
+        *spare = SearchBuffers {
+            cand: self.cand,
+            live: self.live,
+            live_count: self.live_count,
+            weight: self.weight,
+            work: self.work,
+        };
         Results {
             solutions: self.solutions,
             first: self.first,

@@ -42,6 +42,7 @@ mod tests;
 
 use kenken_model::{Budget, Combinations, Digit, Digits, Exhausted, Limits, Puzzle};
 use std::borrow::Borrow;
+use std::cell::Cell;
 use std::time::Instant;
 
 /// What the search proved about the number of solutions.
@@ -203,16 +204,41 @@ pub fn count_solutions_within(
     limit: usize,
     budget: &mut Budget,
 ) -> SearchOutcome {
-    let layout = match engine::Layout::from_tables(puzzle, tables, budget) {
-        Ok(layout) => layout,
+    // The thread's buffers from its last search, if it kept them (a search within
+    // a search, which nothing does today, would simply start with fresh ones).
+    let mut buffers = SPARE.with(Cell::take).unwrap_or_default();
+    let outcome = search_in(&mut buffers, puzzle, tables, candidates, limit, budget);
+    if buffers.capacity_bytes() <= engine::Buffers::KEEP {
+        SPARE.with(|spare| spare.set(Some(buffers)));
+    }
+    outcome
+}
+
+thread_local! {
+    /// Each thread's search buffers, kept from one search to the next: a batch of
+    /// small puzzles then allocates almost nothing per puzzle.
+    static SPARE: Cell<Option<Box<engine::Buffers>>> = const { Cell::new(None) };
+}
+
+/// [`count_solutions_within`] in `buffers`.
+fn search_in(
+    buffers: &mut engine::Buffers,
+    puzzle: &Puzzle,
+    tables: &[impl Borrow<Combinations>],
+    candidates: Option<&[Digits]>,
+    limit: usize,
+    budget: &mut Budget,
+) -> SearchOutcome {
+    let engine::Buffers { layout, search } = buffers;
+    if let Err(why) = layout.fill(puzzle, tables, budget) {
+        return SearchOutcome::stopped_by(why);
+    }
+    let mut run = match engine::Search::new(layout, limit.max(2), budget, search) {
+        Ok(run) => run,
         Err(why) => return SearchOutcome::stopped_by(why),
     };
-    let mut search = match engine::Search::new(&layout, limit.max(2), budget) {
-        Ok(search) => search,
-        Err(why) => return SearchOutcome::stopped_by(why),
-    };
-    search.run(candidates);
-    let results = search.into_results();
+    run.run(candidates);
+    let results = run.finish(search);
     let verdict = match results.solutions {
         _ if results.stopped.is_some() => Verdict::Unknown,
         0 => Verdict::Impossible,
