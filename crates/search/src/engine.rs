@@ -31,7 +31,15 @@ struct CageInfo {
     /// The cage's parts (range of `Layout::parts`).
     parts: usize,
     nparts: usize,
+    /// Start of the cage's combinations in `Layout::packed` and
+    /// `Layout::packed_parts`, when it has at most [`PACKED`] cells and parts
+    /// (`usize::MAX` otherwise).
+    packed: usize,
 }
+
+/// Cages of at most this many cells and parts have each combination packed in
+/// one word: a 16-bit lane per cell (or part).
+const PACKED: usize = 4;
 
 /// The cells of a cage that lie in one house, when there are at least two (one
 /// cell is the naked single's business).
@@ -64,6 +72,11 @@ pub(super) struct Layout {
     houses: Vec<u16>,
     /// Per cell, its houses as bits (at most 48 houses: 3 × 16).
     cell_houses: Vec<u64>,
+    /// Per cell, the other cells of its houses, each once, in the order of its
+    /// houses and of their cells (at most 2 × 15 + 9 = 39): those of cell `c` are
+    /// `peers[peer_start[c]..peer_start[c + 1]]`.
+    peer_start: Vec<u32>,
+    peers: Vec<u16>,
     cages: Vec<CageInfo>,
     cage_cells: Vec<u16>,
     parts: Vec<Part>,
@@ -80,6 +93,11 @@ pub(super) struct Layout {
     /// [`CageInfo::masks`]). Striking a removed candidate's combinations off is then
     /// a few word operations, whatever the number of combinations.
     masks: Vec<u64>,
+    /// Per combination of a small cage (see [`CageInfo::packed`]), its digit bits
+    /// in one word, lane `i` for its `i`-th cell; and the digits it puts in each of
+    /// the cage's parts, lane `i` for its `i`-th part (unused lanes all ones).
+    packed: Vec<u64>,
+    packed_parts: Vec<u64>,
     /// Live words per search level (all cages).
     total_words: usize,
 }
@@ -176,6 +194,20 @@ impl Layout {
                     }
                 }
             }
+            self.peer_start.clear();
+            self.peers.clear();
+            for cell in 0..ncells {
+                self.peer_start.push(self.peers.len() as u32);
+                let first = self.peers.len();
+                for h in bits::ones(self.cell_houses[cell]) {
+                    for &p in &self.houses[h * n..(h + 1) * n] {
+                        if p as usize != cell && !self.peers[first..].contains(&p) {
+                            self.peers.push(p);
+                        }
+                    }
+                }
+            }
+            self.peer_start.push(self.peers.len() as u32);
         }
 
         let cell_houses = &self.cell_houses;
@@ -197,11 +229,11 @@ impl Layout {
                 seen |= hs;
                 for h in bits::ones(hs) {
                     let pos = part_pos.len();
-                    part_pos.extend(
-                        (0..cage.cells.len())
-                            .filter(|&p| cell_houses[cage.cells[p].index()] & (1 << h) != 0)
-                            .map(|p| p as u16),
-                    );
+                    for (p, &c) in cage.cells.iter().enumerate() {
+                        if cell_houses[c.index()] >> h & 1 != 0 {
+                            part_pos.push(p as u16);
+                        }
+                    }
                     let len = part_pos.len() - pos;
                     if len >= 2 {
                         parts.push(Part {
@@ -225,6 +257,7 @@ impl Layout {
                 masks: 0,
                 parts: first_part,
                 nparts: parts.len() - first_part,
+                packed: usize::MAX,
             });
             for &cell in &cage.cells {
                 self.cell_cage[cell.index()] = g as u32;
@@ -272,28 +305,92 @@ impl Layout {
         self.total_words += info.nwords;
     }
 
-    /// Builds the per-digit masks from the combinations.
+    /// Builds the per-digit masks from the combinations, and packs the small
+    /// cages' combinations.
     fn finish(&mut self) {
         let n = self.n;
         let total: usize = self.cages.iter().map(|i| i.width * n * i.nwords).sum();
         let masks = &mut self.masks;
         masks.clear();
         masks.resize(total, 0);
+        self.packed.clear();
+        self.packed_parts.clear();
         let mut at = 0;
         for info in &mut self.cages {
             info.masks = at;
             let (width, nw) = (info.width, info.nwords);
             let combos = &self.combo_bits[info.combos..info.combos + info.count * width];
             let cage_masks = &mut masks[at..at + width * n * nw];
-            for (k, combo) in combos.chunks_exact(width.max(1)).enumerate() {
+            at += width * n * nw;
+            let mut set_masks = |k: usize, combo: &[u16]| {
                 let (w, bit) = (k / 64, 1u64 << (k % 64));
                 for (pos, &b) in combo.iter().enumerate() {
                     let d = b.trailing_zeros() as usize;
                     cage_masks[(pos * n + d) * nw + w] |= bit;
                 }
+            };
+            if width > PACKED || info.nparts > PACKED {
+                for (k, combo) in combos.chunks_exact(width.max(1)).enumerate() {
+                    set_masks(k, combo);
+                }
+                continue;
             }
-            at += width * n * nw;
+            info.packed = self.packed.len();
+            // Each part's cage positions as bits.
+            let mut part_pos = [0u8; PACKED];
+            for (i, part) in self.parts[info.parts..info.parts + info.nparts]
+                .iter()
+                .enumerate()
+            {
+                for &p in &self.part_pos[part.pos..part.pos + part.len] {
+                    part_pos[i] |= 1 << p;
+                }
+            }
+            for (k, combo) in combos.chunks_exact(width.max(1)).enumerate() {
+                set_masks(k, combo);
+                let mut cells = 0u64;
+                for (i, &b) in combo.iter().enumerate() {
+                    cells |= u64::from(b) << (16 * i);
+                }
+                let mut in_parts = u64::MAX;
+                for (i, &positions) in part_pos[..info.nparts].iter().enumerate() {
+                    let mut here = 0u64;
+                    for p in bits::ones(u64::from(positions)) {
+                        here |= u64::from(combo[p]);
+                    }
+                    in_parts &= !(0xFFFF << (16 * i)) | here << (16 * i);
+                }
+                self.packed.push(cells);
+                self.packed_parts.push(in_parts);
+            }
         }
+    }
+
+    /// Pointing: removes digit `d` (a bit) from the cells of house `h` outside cage
+    /// `cage`, in house order. False on a contradiction.
+    #[inline]
+    fn point(&self, h: usize, cage: usize, d: u16, cand: &mut [u16], work: &mut Work) -> bool {
+        let house = &self.houses[h * self.n..(h + 1) * self.n];
+        // As for naked singles: a mask of the cells to narrow first.
+        let mut hit = 0u32;
+        for (i, &p) in house.iter().enumerate() {
+            let has = (cand[p as usize] & d != 0) & (self.cell_cage[p as usize] as usize != cage);
+            hit |= u32::from(has) << i;
+        }
+        while hit != 0 {
+            let p = house[hit.trailing_zeros() as usize] as usize;
+            hit &= hit - 1;
+            if !narrow(self, cand, work, p, !d) {
+                return false;
+            }
+        }
+        true
+    }
+
+    /// The other cells of the houses of `cell` (see [`Layout::peers`]).
+    #[inline]
+    fn peers_of(&self, cell: usize) -> &[u16] {
+        &self.peers[self.peer_start[cell] as usize..self.peer_start[cell + 1] as usize]
     }
 
     /// The parts lying in house `h`.
@@ -308,13 +405,15 @@ impl Layout {
         4 * self.cell_cage.capacity()
             + 2 * self.houses.capacity()
             + 8 * self.cell_houses.capacity()
+            + 4 * self.peer_start.capacity()
+            + 2 * self.peers.capacity()
             + size_of::<CageInfo>() * self.cages.capacity()
             + 2 * self.cage_cells.capacity()
             + size_of::<Part>() * self.parts.capacity()
             + 2 * self.part_pos.capacity()
             + 4 * (self.house_part_start.capacity() + self.house_parts.capacity())
             + 2 * self.combo_bits.capacity()
-            + 8 * self.masks.capacity()
+            + 8 * (self.masks.capacity() + self.packed.capacity() + self.packed_parts.capacity())
     }
 
     #[inline]
@@ -405,15 +504,8 @@ impl Layout {
                     }
                     l & !covered == 0
                 });
-                if forced {
-                    let house = &self.houses[part.house * self.n..(part.house + 1) * self.n];
-                    for &h in house {
-                        if self.cell_cage[h as usize] as usize != cage
-                            && !restrict(self, st.cand, work, h as usize, !(1 << d))
-                        {
-                            return false;
-                        }
-                    }
+                if forced && !self.point(part.house, cage, 1 << d, st.cand, work) {
+                    return false;
                 }
             }
         }
@@ -427,6 +519,9 @@ impl Layout {
     /// combinations are few. False on a contradiction.
     fn settle_sparse(&self, cage: usize, st: &mut LevelMut<'_>, work: &mut Work) -> bool {
         let info = &self.cages[cage];
+        if info.packed != usize::MAX {
+            return self.settle_packed(cage, st, work);
+        }
         let cells = self.cells_of(info);
         let width = info.width;
         let parts = &self.parts[info.parts..info.parts + info.nparts];
@@ -466,13 +561,46 @@ impl Layout {
             while digits != 0 {
                 let d = digits & digits.wrapping_neg();
                 digits ^= d;
-                let house = &self.houses[part.house * self.n..(part.house + 1) * self.n];
-                for &h in house {
-                    if self.cell_cage[h as usize] as usize != cage
-                        && !restrict(self, st.cand, work, h as usize, !d)
-                    {
-                        return false;
-                    }
+                if !self.point(part.house, cage, d, st.cand, work) {
+                    return false;
+                }
+            }
+        }
+        true
+    }
+
+    /// [`Layout::settle_sparse`] for a cage whose combinations are packed: the
+    /// same result, a word operation per live combination.
+    #[inline]
+    fn settle_packed(&self, cage: usize, st: &mut LevelMut<'_>, work: &mut Work) -> bool {
+        let info = &self.cages[cage];
+        let cells = self.cells_of(info);
+        let live = &st.live[info.words..info.words + info.nwords];
+        let (mut union, mut forced) = (0u64, u64::MAX);
+        for (wi, &word) in live.iter().enumerate() {
+            for b in bits::ones(word) {
+                let k = info.packed + wi * 64 + b;
+                union |= self.packed[k];
+                forced &= self.packed_parts[k];
+            }
+        }
+        for (i, &c) in cells.iter().enumerate() {
+            let c = c as usize;
+            let keep = st.cand[c] & (union >> (16 * i)) as u16;
+            if keep != st.cand[c] {
+                st.cand[c] = keep;
+                work.push_cell(c);
+                work.houses |= self.cell_houses[c];
+            }
+        }
+        let parts = &self.parts[info.parts..info.parts + info.nparts];
+        for (i, part) in parts.iter().enumerate() {
+            let mut digits = (forced >> (16 * i)) as u16;
+            while digits != 0 {
+                let d = digits & digits.wrapping_neg();
+                digits ^= d;
+                if !self.point(part.house, cage, d, st.cand, work) {
+                    return false;
                 }
             }
         }
@@ -573,12 +701,19 @@ impl Layout {
                 if c & (c - 1) == 0 {
                     // Naked single: a changed cell that is down to one digit is
                     // placed now; it cannot change again without emptying.
-                    for h in bits::ones(self.cell_houses[cell]) {
-                        for &p in &self.houses[h * self.n..(h + 1) * self.n] {
-                            if p as usize != cell && !restrict(self, st.cand, work, p as usize, !c)
-                            {
-                                return false;
-                            }
+                    let peers = self.peers_of(cell);
+                    // The peers that still have the digit, in order (a mask first:
+                    // whether a cell has it is the data's whim, and a branch on it
+                    // is mostly mispredicted).
+                    let mut hit = 0u64;
+                    for (i, &p) in peers.iter().enumerate() {
+                        hit |= u64::from(st.cand[p as usize] & c != 0) << i;
+                    }
+                    while hit != 0 {
+                        let p = peers[hit.trailing_zeros() as usize] as usize;
+                        hit &= hit - 1;
+                        if !narrow(self, st.cand, work, p, !c) {
+                            return false;
                         }
                     }
                 }
@@ -629,13 +764,18 @@ fn copy_live_rows<const W: usize>(table: &Combinations, n: usize, out: &mut Vec<
         }
         count += 1;
     };
-    if table.live.all() {
-        // A fresh table (all of `count_solutions`' and the grader's): no bits to read.
-        (0..table.len()).for_each(|i| copy(table.row(i)));
+    let live = &table.live;
+    if live.as_bitptr().bit().into_inner() == 0 {
+        // The live set's own words (a table's bits start a word unless it was
+        // made from a slice of another's), the last one cut at the table's end.
+        let len = table.len();
+        for (w, &word) in live.as_raw_slice().iter().enumerate() {
+            for b in bits::ones(word & bits::tail_mask(len, w)) {
+                copy(table.row(w * 64 + b));
+            }
+        }
     } else {
-        // The live set 64 bits at a time (`chunks` copes with a table whose bits do
-        // not start a word).
-        for (w, chunk) in table.live.chunks(64).enumerate() {
+        for (w, chunk) in live.chunks(64).enumerate() {
             for b in bits::ones(chunk.load_le()) {
                 copy(table.row(w * 64 + b));
             }
