@@ -21,8 +21,8 @@ use crate::report::{grid_rows, grid_text, millis, tsv_field};
 use clap::Args;
 use kenken_formats::batch::Entry;
 use kenken_formats::{Format, Imported};
-use kenken_model::{Budget, CageId, Combinations, Digit, Exhausted, Limits, Op, Puzzle};
-use kenken_search::{self as search, SearchOutcome, Verdict};
+use kenken_model::{Budget, CageId, Digit, Exhausted, Limits, Op, Puzzle};
+use kenken_search::{self as search, SearchOutcome, SearchTable, Verdict};
 use serde::Serialize;
 use std::borrow::Cow;
 use std::cell::RefCell;
@@ -88,7 +88,7 @@ fn search_puzzle(puzzle: &Puzzle, deadline: Option<Instant>) -> SearchOutcome {
             Err(why) => return SearchOutcome::stopped_by(why),
         }
     }
-    search::count_solutions_within(puzzle, &tables, None, 2, &mut budget)
+    search::count_solutions_prepared(puzzle, &tables, None, 2, &mut budget)
 }
 
 thread_local! {
@@ -104,7 +104,7 @@ thread_local! {
 /// boxes add constraints), are enumerated each time.
 #[derive(Default)]
 struct TableCache {
-    tables: HashMap<TableKey, Rc<Combinations>, BuildHasherDefault<KeyHasher>>,
+    tables: HashMap<TableKey, Rc<SearchTable>, BuildHasherDefault<KeyHasher>>,
     /// The digits the tables hold, to bound the memory they take.
     digits: usize,
 }
@@ -130,14 +130,14 @@ impl TableCache {
         puzzle: &Puzzle,
         g: CageId,
         budget: &mut Budget,
-    ) -> Result<Rc<Combinations>, Exhausted> {
+    ) -> Result<Rc<SearchTable>, Exhausted> {
         let Some(key) = TableKey::of(puzzle, g) else {
-            return Combinations::enumerate_within(puzzle, g, budget).map(Rc::new);
+            return SearchTable::enumerate_within(puzzle, g, budget).map(Rc::new);
         };
         if let Some(table) = self.tables.get(&key) {
             return Ok(Rc::clone(table));
         }
-        let table = Rc::new(Combinations::enumerate_within(puzzle, g, budget)?);
+        let table = Rc::new(SearchTable::enumerate_within(puzzle, g, budget)?);
         let digits = table.len() * table.width();
         if self.digits + digits > Self::LIMIT {
             self.tables.clear();

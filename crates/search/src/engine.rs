@@ -5,6 +5,7 @@
 //! `u16` masks, live combinations as `u64` words) because the inner loops run
 //! millions of times on hard puzzles and must not chase pointers or allocate.
 
+use crate::SearchTable;
 use bitvec::field::BitField;
 use kenken_model::{bits, Budget, Combinations, Digit, Digits, Exhausted, Puzzle};
 use std::borrow::Borrow;
@@ -39,7 +40,83 @@ struct CageInfo {
 
 /// Cages of at most this many cells and parts have each combination packed in
 /// one word: a 16-bit lane per cell (or part).
-const PACKED: usize = 4;
+pub(crate) const PACKED: usize = 4;
+
+/// Writes a cage's digit masks from its combinations (`width` digit bits each,
+/// `count` of them): for cage position `pos` and digit `d`, the `nw` words at
+/// `(pos * n + d) * nw` of `masks` (zeroed) mark the combinations that put `d`
+/// there. When `packed` is given (a cage of at most [`PACKED`] cells), each
+/// combination's digit bits also go in one word there, lane `i` for cell `i`.
+pub(crate) fn encode(
+    combos: &[u16],
+    width: usize,
+    n: usize,
+    masks: &mut [u64],
+    packed: Option<&mut [u64]>,
+) {
+    let count = combos.len() / width.max(1);
+    let nw = count.div_ceil(64);
+    // Fixed widths for the usual cage sizes, so that a row is a few moves.
+    match (width, packed) {
+        (1, Some(packed)) => encode_packed::<1>(combos, n, nw, masks, packed),
+        (2, Some(packed)) => encode_packed::<2>(combos, n, nw, masks, packed),
+        (3, Some(packed)) => encode_packed::<3>(combos, n, nw, masks, packed),
+        (4, Some(packed)) => encode_packed::<4>(combos, n, nw, masks, packed),
+        _ => {
+            for (k, combo) in combos.chunks_exact(width.max(1)).enumerate() {
+                let (w, bit) = (k / 64, 1u64 << (k % 64));
+                for (pos, &b) in combo.iter().enumerate() {
+                    let d = b.trailing_zeros() as usize;
+                    masks[(pos * n + d) * nw + w] |= bit;
+                }
+            }
+        }
+    }
+}
+
+/// [`encode`] for a cage of `W` cells, packed.
+fn encode_packed<const W: usize>(
+    combos: &[u16],
+    n: usize,
+    nw: usize,
+    masks: &mut [u64],
+    packed: &mut [u64],
+) {
+    for (k, (combo, word)) in combos.chunks_exact(W).zip(packed).enumerate() {
+        let combo: &[u16; W] = combo.try_into().expect("rows have the cage's width");
+        let (w, bit) = (k / 64, 1u64 << (k % 64));
+        let mut cells = 0u64;
+        for (pos, &b) in combo.iter().enumerate() {
+            let d = b.trailing_zeros() as usize;
+            masks[(pos * n + d) * nw + w] |= bit;
+            cells |= u64::from(b) << (16 * pos);
+        }
+        *word = cells;
+    }
+}
+
+/// Per packed combination, the digits it puts in each of the cage's parts (lane
+/// `i` for part `i`, whose cage positions are the bits of `part_pos[i]`; unused
+/// lanes all ones).
+fn pack_parts(packed: &[u64], part_pos: &[u8], out: &mut [u64]) {
+    // Per part, the lanes of its positions.
+    let mut lanes = [0u64; PACKED];
+    for (lane, &positions) in lanes.iter_mut().zip(part_pos) {
+        for p in bits::ones(u64::from(positions)) {
+            *lane |= 0xFFFF << (16 * p);
+        }
+    }
+    let lanes = &lanes[..part_pos.len()];
+    for (&cells, out) in packed.iter().zip(out) {
+        let mut in_parts = u64::MAX;
+        for (i, &lane) in lanes.iter().enumerate() {
+            let x = cells & lane;
+            let here = (x | x >> 16 | x >> 32 | x >> 48) & 0xFFFF;
+            in_parts &= !(0xFFFF << (16 * i)) | here << (16 * i);
+        }
+        *out = in_parts;
+    }
+}
 
 /// The cells of a cage that lie in one house, when there are at least two (one
 /// cell is the naked single's business).
@@ -121,16 +198,9 @@ impl Layout {
             "one combination table per cage is required"
         );
         let tables = tables.iter().map(Borrow::borrow);
-        let total: usize = tables.clone().map(|t| t.len() * t.width()).sum();
-        // A digit bit per cell of each combination, and per cage cell and digit a
-        // bit per combination.
         let n = puzzle.size().get();
-        let masks: usize = tables
-            .clone()
-            .map(|t| t.width() * n * t.len().div_ceil(64))
-            .sum();
-        budget.reserve(2 * total + 8 * masks)?;
-        budget.spend((total + masks) as u64)?;
+        Self::reserve(n, tables.clone().map(|t| (t.len(), t.width())), budget)?;
+        let total = tables.clone().map(|t| t.len() * t.width()).sum();
         self.skeleton(puzzle, total);
         for (g, table) in tables.enumerate() {
             assert_eq!(
@@ -151,8 +221,57 @@ impl Layout {
             };
             self.set_count(g, count);
         }
-        self.finish();
+        self.finish(None);
         Ok(())
+    }
+
+    /// [`Layout::fill`] from tables already in the search's form: their rows,
+    /// masks and packed words are copied instead of worked out.
+    ///
+    /// Panics when `tables` does not match the puzzle's cages (see
+    /// [`super::count_solutions_prepared`]).
+    pub(super) fn fill_prepared(
+        &mut self,
+        puzzle: &Puzzle,
+        tables: &[&SearchTable],
+        budget: &mut Budget,
+    ) -> Result<(), Exhausted> {
+        assert_eq!(
+            tables.len(),
+            puzzle.cages().len(),
+            "one combination table per cage is required"
+        );
+        let n = puzzle.size().get();
+        Self::reserve(n, tables.iter().map(|t| (t.len(), t.width())), budget)?;
+        let total = tables.iter().map(|t| t.combos.len()).sum();
+        self.skeleton(puzzle, total);
+        for (g, table) in tables.iter().enumerate() {
+            assert!(
+                table.width() == self.cages[g].width && table.n == n,
+                "table {g} was not made for a cage of this width on this grid"
+            );
+            self.combo_bits.extend_from_slice(&table.combos);
+            self.set_count(g, table.len());
+        }
+        self.finish(Some(tables));
+        Ok(())
+    }
+
+    /// Reserves the bytes of a layout for tables of these (length, width) on
+    /// `budget`, and spends a unit per digit and mask word.
+    fn reserve(
+        n: usize,
+        tables: impl Iterator<Item = (usize, usize)> + Clone,
+        budget: &mut Budget,
+    ) -> Result<(), Exhausted> {
+        let total: usize = tables.clone().map(|(len, width)| len * width).sum();
+        // A digit bit per cell of each combination, and per cage cell and digit a
+        // bit per combination.
+        let masks: usize = tables
+            .map(|(len, width)| width * n * len.div_ceil(64))
+            .sum();
+        budget.reserve(2 * total + 8 * masks)?;
+        budget.spend((total + masks) as u64)
     }
 
     /// Everything but the combinations.
@@ -306,63 +425,58 @@ impl Layout {
     }
 
     /// Builds the per-digit masks from the combinations, and packs the small
-    /// cages' combinations.
-    fn finish(&mut self) {
+    /// cages' combinations; with `tables`, copies them from there instead.
+    fn finish(&mut self, tables: Option<&[&SearchTable]>) {
         let n = self.n;
-        let total: usize = self.cages.iter().map(|i| i.width * n * i.nwords).sum();
-        let masks = &mut self.masks;
-        masks.clear();
-        masks.resize(total, 0);
-        self.packed.clear();
-        self.packed_parts.clear();
-        let mut at = 0;
-        for info in &mut self.cages {
+        let (mut total, mut packed) = (0, 0);
+        for info in &self.cages {
+            total += info.width * n * info.nwords;
+            if info.width <= PACKED && info.nparts <= PACKED {
+                packed += info.count;
+            }
+        }
+        refill(&mut self.masks, total, 0);
+        refill(&mut self.packed, packed, 0);
+        refill(&mut self.packed_parts, packed, 0);
+        let (mut at, mut packed_at) = (0, 0);
+        for (g, info) in self.cages.iter_mut().enumerate() {
             info.masks = at;
-            let (width, nw) = (info.width, info.nwords);
-            let combos = &self.combo_bits[info.combos..info.combos + info.count * width];
-            let cage_masks = &mut masks[at..at + width * n * nw];
+            let (width, nw, count) = (info.width, info.nwords, info.count);
+            let masks = &mut self.masks[at..at + width * n * nw];
             at += width * n * nw;
-            let mut set_masks = |k: usize, combo: &[u16]| {
-                let (w, bit) = (k / 64, 1u64 << (k % 64));
-                for (pos, &b) in combo.iter().enumerate() {
-                    let d = b.trailing_zeros() as usize;
-                    cage_masks[(pos * n + d) * nw + w] |= bit;
+            let small = width <= PACKED && info.nparts <= PACKED;
+            let packed = small.then(|| &mut self.packed[packed_at..packed_at + count]);
+            match tables {
+                Some(tables) => {
+                    masks.copy_from_slice(&tables[g].masks);
+                    if let Some(packed) = packed {
+                        packed.copy_from_slice(&tables[g].packed);
+                    }
                 }
-            };
-            if width > PACKED || info.nparts > PACKED {
-                for (k, combo) in combos.chunks_exact(width.max(1)).enumerate() {
-                    set_masks(k, combo);
+                None => {
+                    let combos = &self.combo_bits[info.combos..info.combos + count * width];
+                    encode(combos, width, n, masks, packed);
                 }
+            }
+            if !small {
                 continue;
             }
-            info.packed = self.packed.len();
+            info.packed = packed_at;
             // Each part's cage positions as bits.
             let mut part_pos = [0u8; PACKED];
-            for (i, part) in self.parts[info.parts..info.parts + info.nparts]
-                .iter()
-                .enumerate()
-            {
+            let parts = &self.parts[info.parts..info.parts + info.nparts];
+            for (positions, part) in part_pos.iter_mut().zip(parts) {
                 for &p in &self.part_pos[part.pos..part.pos + part.len] {
-                    part_pos[i] |= 1 << p;
+                    *positions |= 1 << p;
                 }
             }
-            for (k, combo) in combos.chunks_exact(width.max(1)).enumerate() {
-                set_masks(k, combo);
-                let mut cells = 0u64;
-                for (i, &b) in combo.iter().enumerate() {
-                    cells |= u64::from(b) << (16 * i);
-                }
-                let mut in_parts = u64::MAX;
-                for (i, &positions) in part_pos[..info.nparts].iter().enumerate() {
-                    let mut here = 0u64;
-                    for p in bits::ones(u64::from(positions)) {
-                        here |= u64::from(combo[p]);
-                    }
-                    in_parts &= !(0xFFFF << (16 * i)) | here << (16 * i);
-                }
-                self.packed.push(cells);
-                self.packed_parts.push(in_parts);
-            }
+            let range = packed_at..packed_at + count;
+            pack_parts(
+                &self.packed[range.clone()],
+                &part_pos[..info.nparts],
+                &mut self.packed_parts[range],
+            );
+            packed_at += count;
         }
     }
 
