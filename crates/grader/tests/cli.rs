@@ -6,6 +6,8 @@ use std::process::{Command, Output, Stdio};
 
 #[path = "cli/batch.rs"]
 mod batch;
+#[path = "cli/bounds.rs"]
+mod bounds;
 #[path = "cli/check.rs"]
 mod check;
 #[path = "cli/exit_codes.rs"]
