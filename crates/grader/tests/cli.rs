@@ -12,6 +12,8 @@ mod bounds;
 mod check;
 #[path = "cli/exit_codes.rs"]
 mod exit_codes;
+#[path = "cli/fuzz.rs"]
+mod fuzz;
 #[path = "cli/generate.rs"]
 mod generate;
 #[path = "cli/grade.rs"]
