@@ -269,9 +269,15 @@ pub fn run(args: SolveArgs) -> anyhow::Result<ExitCode> {
             None if outcome.verdict == Verdict::Impossible => {
                 format!("{verdict} (the puzzle has no solution)")
             }
-            None => format!(
-                "{verdict} (--timeout passed before the search was done: the number of solutions is unknown)"
-            ),
+            None => {
+                let why = match outcome.stopped {
+                    Some(Exhausted::Time) | None => {
+                        "--timeout passed before the search was done".to_string()
+                    }
+                    Some(limit) => limit.to_string(),
+                };
+                format!("{verdict} ({why}: the number of solutions is unknown)")
+            }
         }
     };
     crate::report::print(&text)?;
