@@ -47,32 +47,42 @@ pub(crate) const PACKED: usize = 4;
 /// `(pos * n + d) * nw` of `masks` (zeroed) mark the combinations that put `d`
 /// there. When `packed` is given (a cage of at most [`PACKED`] cells), each
 /// combination's digit bits also go in one word there, lane `i` for cell `i`.
+/// The deadline of `budget` is looked at every [`BLOCK`] combinations.
 pub(crate) fn encode(
     combos: &[u16],
     width: usize,
     n: usize,
     masks: &mut [u64],
     packed: Option<&mut [u64]>,
-) {
+    budget: &mut Budget,
+) -> Result<(), Exhausted> {
     let count = combos.len() / width.max(1);
     let nw = count.div_ceil(64);
     // Fixed widths for the usual cage sizes, so that a row is a few moves.
     match (width, packed) {
-        (1, Some(packed)) => encode_packed::<1>(combos, n, nw, masks, packed),
-        (2, Some(packed)) => encode_packed::<2>(combos, n, nw, masks, packed),
-        (3, Some(packed)) => encode_packed::<3>(combos, n, nw, masks, packed),
-        (4, Some(packed)) => encode_packed::<4>(combos, n, nw, masks, packed),
+        (1, Some(packed)) => encode_packed::<1>(combos, n, nw, masks, packed, budget),
+        (2, Some(packed)) => encode_packed::<2>(combos, n, nw, masks, packed, budget),
+        (3, Some(packed)) => encode_packed::<3>(combos, n, nw, masks, packed, budget),
+        (4, Some(packed)) => encode_packed::<4>(combos, n, nw, masks, packed, budget),
         _ => {
             for (k, combo) in combos.chunks_exact(width.max(1)).enumerate() {
+                if k % BLOCK == BLOCK - 1 {
+                    budget.check()?;
+                }
                 let (w, bit) = (k / 64, 1u64 << (k % 64));
                 for (pos, &b) in combo.iter().enumerate() {
                     let d = b.trailing_zeros() as usize;
                     masks[(pos * n + d) * nw + w] |= bit;
                 }
             }
+            Ok(())
         }
     }
 }
+
+/// Combinations (or table rows) worked through between two looks at a budget
+/// while a layout is built: a huge table must not hold a deadline up.
+const BLOCK: usize = 4096;
 
 /// [`encode`] for a cage of `W` cells, packed.
 fn encode_packed<const W: usize>(
@@ -81,8 +91,12 @@ fn encode_packed<const W: usize>(
     nw: usize,
     masks: &mut [u64],
     packed: &mut [u64],
-) {
+    budget: &mut Budget,
+) -> Result<(), Exhausted> {
     for (k, (combo, word)) in combos.chunks_exact(W).zip(packed).enumerate() {
+        if k % BLOCK == BLOCK - 1 {
+            budget.check()?;
+        }
         let combo: &[u16; W] = combo.try_into().expect("rows have the cage's width");
         let (w, bit) = (k / 64, 1u64 << (k % 64));
         let mut cells = 0u64;
@@ -93,6 +107,7 @@ fn encode_packed<const W: usize>(
         }
         *word = cells;
     }
+    Ok(())
 }
 
 /// Per packed combination, the digits it puts in each of the cage's parts (lane
@@ -211,18 +226,17 @@ impl Layout {
             // Fixed widths for the usual cage sizes, so that a row is a few moves.
             let out = &mut self.combo_bits;
             let count = match table.width() {
-                1 => copy_live_rows::<1>(table, n, out),
-                2 => copy_live_rows::<2>(table, n, out),
-                3 => copy_live_rows::<3>(table, n, out),
-                4 => copy_live_rows::<4>(table, n, out),
-                5 => copy_live_rows::<5>(table, n, out),
-                6 => copy_live_rows::<6>(table, n, out),
-                _ => copy_live_rows::<0>(table, n, out),
-            };
+                1 => copy_live_rows::<1>(table, n, out, budget),
+                2 => copy_live_rows::<2>(table, n, out, budget),
+                3 => copy_live_rows::<3>(table, n, out, budget),
+                4 => copy_live_rows::<4>(table, n, out, budget),
+                5 => copy_live_rows::<5>(table, n, out, budget),
+                6 => copy_live_rows::<6>(table, n, out, budget),
+                _ => copy_live_rows::<0>(table, n, out, budget),
+            }?;
             self.set_count(g, count);
         }
-        self.finish(None);
-        Ok(())
+        self.finish(None, budget)
     }
 
     /// [`Layout::fill`] from tables already in the search's form: their rows,
@@ -250,15 +264,16 @@ impl Layout {
                 table.width() == self.cages[g].width && table.n == n,
                 "table {g} was not made for a cage of this width on this grid"
             );
+            budget.spend(table.combos.len() as u64)?;
             self.combo_bits.extend_from_slice(&table.combos);
             self.set_count(g, table.len());
         }
-        self.finish(Some(tables));
-        Ok(())
+        self.finish(Some(tables), budget)
     }
 
     /// Reserves the bytes of a layout for tables of these (length, width) on
-    /// `budget`, and spends a unit per digit and mask word.
+    /// `budget`. (The work, a unit per digit and mask word, is spent as the
+    /// layout is filled, so that the deadline is looked at on the way.)
     fn reserve(
         n: usize,
         tables: impl Iterator<Item = (usize, usize)> + Clone,
@@ -270,8 +285,7 @@ impl Layout {
         let masks: usize = tables
             .map(|(len, width)| width * n * len.div_ceil(64))
             .sum();
-        budget.reserve(2 * total + 8 * masks)?;
-        budget.spend((total + masks) as u64)
+        budget.reserve(2 * total + 8 * masks)
     }
 
     /// Everything but the combinations.
@@ -426,7 +440,11 @@ impl Layout {
 
     /// Builds the per-digit masks from the combinations, and packs the small
     /// cages' combinations; with `tables`, copies them from there instead.
-    fn finish(&mut self, tables: Option<&[&SearchTable]>) {
+    fn finish(
+        &mut self,
+        tables: Option<&[&SearchTable]>,
+        budget: &mut Budget,
+    ) -> Result<(), Exhausted> {
         let n = self.n;
         let (mut total, mut packed) = (0, 0);
         for info in &self.cages {
@@ -446,6 +464,7 @@ impl Layout {
             at += width * n * nw;
             let small = width <= PACKED && info.nparts <= PACKED;
             let packed = small.then(|| &mut self.packed[packed_at..packed_at + count]);
+            budget.spend(masks.len() as u64)?;
             match tables {
                 Some(tables) => {
                     masks.copy_from_slice(&tables[g].masks);
@@ -455,7 +474,7 @@ impl Layout {
                 }
                 None => {
                     let combos = &self.combo_bits[info.combos..info.combos + count * width];
-                    encode(combos, width, n, masks, packed);
+                    encode(combos, width, n, masks, packed, budget)?;
                 }
             }
             if !small {
@@ -478,6 +497,7 @@ impl Layout {
             );
             packed_at += count;
         }
+        Ok(())
     }
 
     /// Pointing: removes digit `d` (a bit) from the cells of house `h` outside cage
@@ -799,9 +819,11 @@ impl Layout {
         true
     }
 
-    /// Propagates queued changes to a fixed point. False on a contradiction (the
-    /// queues are then left dirty; the caller clears them).
-    fn propagate(&self, st: &mut LevelMut<'_>, work: &mut Work) -> bool {
+    /// Propagates queued changes to a fixed point, or until [`PAUSE_UNITS`] of work
+    /// have been done (the queues then hold the rest: calling again goes on where
+    /// it stopped). On a contradiction the queues are left dirty; the caller
+    /// clears them.
+    fn propagate(&self, st: &mut LevelMut<'_>, work: &mut Work) -> Flow {
         loop {
             while let Some(cell) = work.cells.pop() {
                 let cell = cell as usize;
@@ -827,7 +849,7 @@ impl Layout {
                         let p = peers[hit.trailing_zeros() as usize] as usize;
                         hit &= hit - 1;
                         if !narrow(self, st.cand, work, p, !c) {
-                            return false;
+                            return Flow::Contradiction;
                         }
                     }
                 }
@@ -835,15 +857,21 @@ impl Layout {
             if let Some(cage) = work.cages.pop() {
                 work.cage_queued[cage as usize] = false;
                 if !self.revise(cage as usize, st, work) {
-                    return false;
+                    return Flow::Contradiction;
+                }
+                if work.units >= PAUSE_UNITS {
+                    return Flow::Paused;
                 }
                 continue;
             }
             if work.houses == 0 {
-                return true;
+                return Flow::Fixed;
             }
             if !self.hidden_singles(st, work) {
-                return false;
+                return Flow::Contradiction;
+            }
+            if work.units >= PAUSE_UNITS {
+                return Flow::Paused;
             }
         }
     }
@@ -851,8 +879,14 @@ impl Layout {
 
 /// Appends the live rows of `table` to `out` as digit bits, dropping the rows with
 /// a digit outside 1..=`n` (it could never be placed); returns how many it copied.
-/// `W` is the table's width, or 0 for any width.
-fn copy_live_rows<const W: usize>(table: &Combinations, n: usize, out: &mut Vec<u16>) -> usize {
+/// `W` is the table's width, or 0 for any width. Spends a unit per digit of the
+/// table's rows, live or not, on `budget`, [`BLOCK`] rows at a time.
+fn copy_live_rows<const W: usize>(
+    table: &Combinations,
+    n: usize,
+    out: &mut Vec<u16>,
+    budget: &mut Budget,
+) -> Result<usize, Exhausted> {
     let bit = |d: Digit, outside: &mut bool| {
         let k = d.wrapping_sub(1);
         *outside |= k as usize >= n;
@@ -884,18 +918,31 @@ fn copy_live_rows<const W: usize>(table: &Combinations, n: usize, out: &mut Vec<
         // made from a slice of another's), the last one cut at the table's end.
         let len = table.len();
         for (w, &word) in live.as_raw_slice().iter().enumerate() {
+            spend_rows(w, len, table.width(), budget)?;
             for b in bits::ones(word & bits::tail_mask(len, w)) {
                 copy(table.row(w * 64 + b));
             }
         }
     } else {
+        let len = table.len();
         for (w, chunk) in live.chunks(64).enumerate() {
+            spend_rows(w, len, table.width(), budget)?;
             for b in bits::ones(chunk.load_le()) {
                 copy(table.row(w * 64 + b));
             }
         }
     }
-    count
+    Ok(count)
+}
+
+/// At the start of every [`BLOCK`] rows of a table of `len` rows (word `w` of its
+/// live bits), spends their digits.
+fn spend_rows(w: usize, len: usize, width: usize, budget: &mut Budget) -> Result<(), Exhausted> {
+    let row = w * 64;
+    if row % BLOCK == 0 {
+        budget.spend((BLOCK.min(len - row) * width) as u64)?;
+    }
+    Ok(())
 }
 
 /// Narrows `cand[cell]` to `mask`, queueing the cell (and noting the removed digits
@@ -924,6 +971,22 @@ fn narrow(lay: &Layout, cand: &mut [u16], work: &mut Work, cell: usize, mask: u1
     work.push_cell(cell);
     true
 }
+
+/// How a propagation call ended.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Flow {
+    /// At a fixed point.
+    Fixed,
+    Contradiction,
+    /// Not done yet: [`PAUSE_UNITS`] of work were done (see [`Layout::propagate`]).
+    Paused,
+}
+
+/// Work units a propagation does before it pauses for the budget to be looked at:
+/// a node of a puzzle with huge tables can take a long time, and a deadline must
+/// hold within it. Small puzzles never come near (a 9×9 Tatham node does a few
+/// thousand).
+const PAUSE_UNITS: u64 = 1 << 16;
 
 /// [`Layout::revise`] reads the live combinations one by one (rather than through
 /// the digit masks) when there are at most this many per word of its bitset.
@@ -1149,6 +1212,16 @@ impl<'a, 'b> Search<'a, 'b> {
         2 * lay.ncells + 8 * lay.total_words + 4 * lay.cages.len()
     }
 
+    /// Spends the work done since the last spending without counting a node;
+    /// true (and remembered) once the budget is exhausted.
+    fn spend_work(&mut self) -> bool {
+        let units = std::mem::take(&mut self.work.units);
+        if let Err(why) = self.budget.spend(units) {
+            self.stopped.get_or_insert(why);
+        }
+        self.stopped.is_some()
+    }
+
     /// Spends the work done since the last call; true (and remembered) once the
     /// budget is exhausted.
     fn out_of_budget(&mut self) -> bool {
@@ -1224,8 +1297,22 @@ impl<'a, 'b> Search<'a, 'b> {
     /// next attempt.
     fn propagate(&mut self, lvl: usize) -> bool {
         let lay = self.lay;
-        let (mut st, work) = self.level(lvl);
-        let ok = lay.propagate(&mut st, work);
+        let flow = loop {
+            let (mut st, work) = self.level(lvl);
+            match lay.propagate(&mut st, work) {
+                Flow::Paused => {
+                    if self.spend_work() {
+                        // The budget ran out: the level is given up (not blamed
+                        // on any cage).
+                        self.work.clear();
+                        return false;
+                    }
+                }
+                flow => break flow,
+            }
+        };
+        let ok = flow == Flow::Fixed;
+        let work = &mut self.work;
         if !ok {
             work.clear();
             match std::mem::replace(&mut work.culprit, Culprit::None) {

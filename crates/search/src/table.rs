@@ -2,7 +2,7 @@
 //! by every puzzle that has a cage of the same kind.
 
 use crate::engine::{self, PACKED};
-use kenken_model::{Budget, CageId, Combinations, Exhausted, Puzzle};
+use kenken_model::{Budget, CageId, Combinations, Exhausted, Limits, Puzzle};
 
 /// The live combinations of a cage's table in the search's own form: each
 /// combination as one digit bit per cell, the digit masks per cage position, and
@@ -32,6 +32,16 @@ impl SearchTable {
     /// The live combinations of `table`, for a grid of `n` × `n` (rows with a
     /// digit outside 1..=`n` can never be placed and are left out).
     pub fn new(table: &Combinations, n: usize) -> SearchTable {
+        SearchTable::within(table, n, &mut Budget::new(Limits::new()))
+            .expect("the default limits hold no deadline, and encoding spends no work")
+    }
+
+    /// [`SearchTable::new`] looking at `budget`'s deadline on the way.
+    fn within(
+        table: &Combinations,
+        n: usize,
+        budget: &mut Budget,
+    ) -> Result<SearchTable, Exhausted> {
         let width = table.width();
         let mut combos = Vec::with_capacity(table.len() * width);
         for i in table.live_indices() {
@@ -44,14 +54,14 @@ impl SearchTable {
         let mut masks = vec![0; width * n * count.div_ceil(64)];
         let mut packed = vec![0; if width <= PACKED { count } else { 0 }];
         let words = (width <= PACKED).then_some(&mut packed[..]);
-        engine::encode(&combos, width, n, &mut masks, words);
-        SearchTable {
+        engine::encode(&combos, width, n, &mut masks, words, budget)?;
+        Ok(SearchTable {
             n,
             width,
             combos,
             masks,
             packed,
-        }
+        })
     }
 
     /// The combinations of cage `id` of `puzzle` ([`Combinations::enumerate_within`]),
@@ -62,7 +72,7 @@ impl SearchTable {
         budget: &mut Budget,
     ) -> Result<SearchTable, Exhausted> {
         let table = Combinations::enumerate_within(puzzle, id, budget)?;
-        let search = SearchTable::new(&table, puzzle.size().get());
+        let search = SearchTable::within(&table, puzzle.size().get(), budget)?;
         // The masks and packed words, and a second byte per digit.
         budget.reserve(8 * (search.masks.len() + search.packed.len()) + search.combos.len())?;
         Ok(search)
