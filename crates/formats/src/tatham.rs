@@ -295,15 +295,14 @@ impl Reader<'_> {
         let mut cage_of_cell = [0u16; MAX_CELLS];
         let mut areas = [0u16; MAX_CELLS];
         let mut cage_count = 0;
-        for cell in 0..a {
+        for (cell, cage_of) in cage_of_cell[..a].iter_mut().enumerate() {
             let root = dsf.find(cell);
             if cage_of_root[root] == u16::MAX {
                 cage_of_root[root] = cage_count as u16;
                 cage_count += 1;
             }
-            let cage = cage_of_root[root];
-            areas[cage as usize] += 1;
-            cage_of_cell[cell] = cage;
+            *cage_of = cage_of_root[root];
+            areas[*cage_of as usize] += 1;
         }
         let mut groups: Vec<Vec<CellId>> = areas[..cage_count]
             .iter()
