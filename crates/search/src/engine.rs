@@ -939,7 +939,7 @@ fn copy_live_rows<const W: usize>(
 /// live bits), spends their digits.
 fn spend_rows(w: usize, len: usize, width: usize, budget: &mut Budget) -> Result<(), Exhausted> {
     let row = w * 64;
-    if row % BLOCK == 0 {
+    if row.is_multiple_of(BLOCK) {
         budget.spend((BLOCK.min(len - row) * width) as u64)?;
     }
     Ok(())

@@ -122,7 +122,7 @@ impl Layout {
                 continue;
             }
             for i in 0..table.len() {
-                if i % FOOTPRINT_BLOCK == 0 {
+                if i.is_multiple_of(FOOTPRINT_BLOCK) {
                     budget.spend((FOOTPRINT_BLOCK.min(table.len() - i) * fp_words) as u64)?;
                 }
                 let fp = &mut footprints[(at + i) * fp_words..(at + i + 1) * fp_words];

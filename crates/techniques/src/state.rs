@@ -506,7 +506,7 @@ impl State {
         };
         let count = self.live_count[cage.index()];
         for (k, i) in self.live_combinations(cage).enumerate() {
-            if k % CHARGE_EVERY == 0 {
+            if k.is_multiple_of(CHARGE_EVERY) {
                 budget.spend(CHARGE_EVERY.min(count - k) as u64)?;
             }
             for (u, &d) in union.iter_mut().zip(layout.combination(cage, i)) {
