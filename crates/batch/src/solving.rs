@@ -6,14 +6,15 @@ use crate::pipeline::{self, Job, Rows};
 use crate::text::{millis, relaxed_warning, tsv_field};
 use crate::RowFormat;
 use kenken_formats::Imported;
-use kenken_model::{Budget, CageId, Combinations, Digit, Exhausted, Limits, Op, Puzzle};
-use kenken_search::{self as search, SearchOutcome, Verdict};
+use kenken_model::{Budget, CageId, Digit, Exhausted, Limits, Op, Puzzle};
+use kenken_search::{self as search, SearchOutcome, SearchTable, Verdict};
 use serde::Serialize;
 use std::borrow::Cow;
 use std::cell::RefCell;
 use std::collections::{BTreeMap, HashMap};
 use std::hash::{BuildHasherDefault, Hash, Hasher};
 use std::io::{self, Write};
+use std::rc::Rc;
 use std::time::{Duration, Instant};
 
 /// The exhaustive search of a puzzle (up to two solutions), within the default
@@ -27,7 +28,7 @@ pub fn search_puzzle(puzzle: &Puzzle, deadline: Option<Instant>) -> SearchOutcom
             Err(why) => return SearchOutcome::stopped_by(why),
         }
     }
-    search::count_solutions_within(puzzle, &tables, None, 2, &mut budget)
+    search::count_solutions_prepared(puzzle, &tables, None, 2, &mut budget)
 }
 
 thread_local! {
@@ -38,12 +39,12 @@ thread_local! {
 /// Cage combination tables by what they depend on: the grid size, the operation,
 /// the clue and the shape of the cage (its cells relative to its corner, in cell
 /// order, which says which cells share a row or column). A batch meets the same
-/// small cages over and over, and copying a table is cheaper than enumerating it
+/// small cages over and over, and sharing a table is cheaper than enumerating it
 /// again. Cages of more cells than [`TableKey`] holds, and KenDoku puzzles (whose
 /// boxes add constraints), are enumerated each time.
 #[derive(Default)]
 struct TableCache {
-    tables: HashMap<TableKey, Combinations, BuildHasherDefault<KeyHasher>>,
+    tables: HashMap<TableKey, Rc<SearchTable>, BuildHasherDefault<KeyHasher>>,
     /// The digits the tables hold, to bound the memory they take.
     digits: usize,
 }
@@ -69,14 +70,14 @@ impl TableCache {
         puzzle: &Puzzle,
         g: CageId,
         budget: &mut Budget,
-    ) -> Result<Combinations, Exhausted> {
+    ) -> Result<Rc<SearchTable>, Exhausted> {
         let Some(key) = TableKey::of(puzzle, g) else {
-            return Combinations::enumerate_within(puzzle, g, budget);
+            return SearchTable::enumerate_within(puzzle, g, budget).map(Rc::new);
         };
         if let Some(table) = self.tables.get(&key) {
-            return Ok(table.clone());
+            return Ok(Rc::clone(table));
         }
-        let table = Combinations::enumerate_within(puzzle, g, budget)?;
+        let table = Rc::new(SearchTable::enumerate_within(puzzle, g, budget)?);
         let digits = table.len() * table.width();
         if self.digits + digits > Self::LIMIT {
             self.tables.clear();
@@ -84,7 +85,7 @@ impl TableCache {
         }
         if digits <= Self::LIMIT {
             self.digits += digits;
-            self.tables.insert(key, table.clone());
+            self.tables.insert(key, Rc::clone(&table));
         }
         Ok(table)
     }

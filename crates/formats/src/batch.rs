@@ -554,7 +554,13 @@ fn serde_offset(text: &str, e: &serde_json::Error) -> usize {
             None => return text.len(),
         }
     }
-    (start + e.column().saturating_sub(1)).min(text.len())
+    let mut offset = (start + e.column().saturating_sub(1)).min(text.len());
+    // The column may point inside a character (at the end of an unterminated
+    // string, say): its first byte then.
+    while !text.is_char_boundary(offset) {
+        offset -= 1;
+    }
+    offset
 }
 
 /// A serde_json error's message without its " at line L column C".
@@ -976,6 +982,23 @@ mod tests {
 
     fn texts(input: &str) -> Vec<String> {
         entries(input).into_iter().map(|e| e.1).collect()
+    }
+
+    #[test]
+    fn an_unterminated_string_ending_in_a_wide_character() {
+        // Found by the fuzz test: serde_json's error column pointed inside `ö`.
+        for input in ["\"a\"\n\"ünïcö\n\"b\"\n", "[\"a\", \"ünïcö", "{\"x\": [\"ö"] {
+            let got = read(input.as_bytes());
+            if input.starts_with('"') {
+                let got = got.unwrap();
+                assert_eq!(got.len(), 3, "{input:?}");
+                assert_eq!(got[1].text, "\"ünïcö");
+                let problem = got[1].problem.as_ref().unwrap().to_string();
+                assert!(problem.contains("line 2, column 6"), "{problem}");
+            } else {
+                assert!(got.is_err(), "{input:?}");
+            }
+        }
     }
 
     #[test]

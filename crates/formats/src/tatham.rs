@@ -12,7 +12,7 @@ use crate::cages::char_offset;
 use crate::error::quoted;
 use crate::our_reading;
 use crate::{Format, FormatError, Position, Rule, WriteError};
-use kenken_model::{Cage, CellId, Op, Puzzle, Size};
+use kenken_model::{Cage, CellId, Op, Puzzle, Size, MAX_SIZE};
 use std::fmt;
 
 const FORMAT: Format = Format::Tatham;
@@ -291,23 +291,25 @@ impl Reader<'_> {
 
         // Cages in clue order: by their first cell in reading order, which is the
         // order a scan in reading order meets them.
-        let mut cage_of_root = vec![usize::MAX; a];
-        let mut cage_of_cell = Vec::with_capacity(a);
-        // At most one cage per cell: never reallocated.
-        let mut areas: Vec<usize> = Vec::with_capacity(a);
-        for cell in 0..a {
+        let mut cage_of_root = [u16::MAX; MAX_CELLS];
+        let mut cage_of_cell = [0u16; MAX_CELLS];
+        let mut areas = [0u16; MAX_CELLS];
+        let mut cage_count = 0;
+        for (cell, cage_of) in cage_of_cell[..a].iter_mut().enumerate() {
             let root = dsf.find(cell);
-            if cage_of_root[root] == usize::MAX {
-                cage_of_root[root] = areas.len();
-                areas.push(0);
+            if cage_of_root[root] == u16::MAX {
+                cage_of_root[root] = cage_count as u16;
+                cage_count += 1;
             }
-            let cage = cage_of_root[root];
-            areas[cage] += 1;
-            cage_of_cell.push(cage);
+            *cage_of = cage_of_root[root];
+            areas[*cage_of as usize] += 1;
         }
-        let mut groups: Vec<Vec<CellId>> = areas.iter().map(|&k| Vec::with_capacity(k)).collect();
-        for (cell, &cage) in cage_of_cell.iter().enumerate() {
-            groups[cage].push(CellId::new(cell));
+        let mut groups: Vec<Vec<CellId>> = areas[..cage_count]
+            .iter()
+            .map(|&k| Vec::with_capacity(k.into()))
+            .collect();
+        for (cell, &cage) in cage_of_cell[..a].iter().enumerate() {
+            groups[cage as usize].push(CellId::new(cell));
         }
 
         let mut cages = Vec::with_capacity(groups.len());
@@ -378,26 +380,32 @@ fn edge_cells(w: usize, pos: usize) -> (usize, usize) {
     }
 }
 
-/// A tiny union-find over cell indices.
-struct Dsf(Vec<usize>);
+/// The most cells a grid has (16×16).
+const MAX_CELLS: usize = MAX_SIZE * MAX_SIZE;
+
+/// A tiny union-find over cell indices, on the stack (a grid is read for every
+/// line of a batch).
+struct Dsf([u16; MAX_CELLS]);
 
 impl Dsf {
     fn new(n: usize) -> Dsf {
-        Dsf((0..n).collect())
+        debug_assert!(n <= MAX_CELLS);
+        Dsf(std::array::from_fn(|i| i as u16))
     }
-    fn find(&mut self, mut x: usize) -> usize {
-        while self.0[x] != x {
-            self.0[x] = self.0[self.0[x]];
-            x = self.0[x];
+    fn find(&mut self, x: usize) -> usize {
+        let mut x = x as u16;
+        while self.0[x as usize] != x {
+            self.0[x as usize] = self.0[self.0[x as usize] as usize];
+            x = self.0[x as usize];
         }
-        x
+        x as usize
     }
     fn merge(&mut self, a: usize, b: usize) {
         let (ra, rb) = (self.find(a), self.find(b));
         if ra != rb {
             // The smaller index is the root, as in Tatham's dsf.
             let (lo, hi) = (ra.min(rb), ra.max(rb));
-            self.0[hi] = lo;
+            self.0[hi] = lo as u16;
         }
     }
 }

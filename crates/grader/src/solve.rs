@@ -22,7 +22,7 @@ use clap::Args;
 use kenken_batch::solving::{is_finding, search_puzzle, verdict_name};
 use kenken_batch::{RowFormat, SolveRows, Solving};
 use kenken_formats::Format;
-use kenken_model::Digit;
+use kenken_model::{Digit, Exhausted};
 use kenken_search::Verdict;
 use serde::Serialize;
 use std::process::ExitCode;
@@ -107,9 +107,15 @@ pub fn run(args: SolveArgs) -> anyhow::Result<ExitCode> {
             None if outcome.verdict == Verdict::Impossible => {
                 format!("{verdict} (the puzzle has no solution)")
             }
-            None => format!(
-                "{verdict} (--timeout passed before the search was done: the number of solutions is unknown)"
-            ),
+            None => {
+                let why = match outcome.stopped {
+                    Some(Exhausted::Time) | None => {
+                        "--timeout passed before the search was done".to_string()
+                    }
+                    Some(limit) => limit.to_string(),
+                };
+                format!("{verdict} ({why}: the number of solutions is unknown)")
+            }
         }
     };
     crate::report::print(&text)?;

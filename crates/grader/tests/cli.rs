@@ -6,10 +6,14 @@ use std::process::{Command, Output, Stdio};
 
 #[path = "cli/batch.rs"]
 mod batch;
+#[path = "cli/bounds.rs"]
+mod bounds;
 #[path = "cli/check.rs"]
 mod check;
 #[path = "cli/exit_codes.rs"]
 mod exit_codes;
+#[path = "cli/fuzz.rs"]
+mod fuzz;
 #[path = "cli/generate.rs"]
 mod generate;
 #[path = "cli/grade.rs"]

@@ -78,8 +78,10 @@ pub struct Cage {
 
 impl Cage {
     pub fn new(mut cells: Vec<CellId>, op: Op, clue: u64) -> Cage {
-        cells.sort();
-        cells.dedup();
+        if !cells.windows(2).all(|w| w[0] < w[1]) {
+            cells.sort();
+            cells.dedup();
+        }
         Cage { cells, op, clue }
     }
 

@@ -6,6 +6,17 @@ pub const MIN_SIZE: usize = 3;
 /// The largest supported grid side (digits are stored in 16-bit sets).
 pub const MAX_SIZE: usize = 16;
 
+/// Per grid side N (up to 16), 2^16 / N rounded up: see [`Size::row`].
+const RECIPROCALS: [u32; MAX_SIZE + 1] = {
+    let mut r = [0; MAX_SIZE + 1];
+    let mut n = 1;
+    while n <= MAX_SIZE {
+        r[n] = (1u32 << 16).div_ceil(n as u32);
+        n += 1;
+    }
+    r
+};
+
 /// The side N of an N×N grid, 3..=16.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, PartialOrd, Ord)]
 pub struct Size(u8);
@@ -53,13 +64,21 @@ impl Size {
     /// 0-based row of a cell.
     #[inline]
     pub fn row(self, cell: CellId) -> usize {
-        cell.index() / self.get()
+        // A multiplication by 2^16 / N rounded up and a shift instead of a
+        // division (tens of cycles): exact for every index below 2^12, so for every
+        // cell of a grid (see the test).
+        let i = cell.index();
+        if i < 1 << 12 {
+            (i * RECIPROCALS[self.get()] as usize) >> 16
+        } else {
+            i / self.get()
+        }
     }
 
     /// 0-based column of a cell.
     #[inline]
     pub fn col(self, cell: CellId) -> usize {
-        cell.index() % self.get()
+        cell.index() - self.row(cell) * self.get()
     }
 
     /// Every cell in reading order.
@@ -85,19 +104,28 @@ impl Size {
     /// cells of the set, if any (None: the set is one edge-connected piece, or empty).
     /// Cages must be connected; readers use this to say which cell breaks the rule.
     pub fn disconnected_cell(self, cells: &[CellId]) -> Option<CellId> {
-        if cells.is_empty() {
+        if cells.len() <= 1 {
             return None;
         }
         let adjacent = |a: CellId, b: CellId| {
             self.row(a).abs_diff(self.row(b)) + self.col(a).abs_diff(self.col(b)) == 1
         };
         if cells.len() <= 64 {
-            // Bit sets (every cage of a Tatham puzzle): no allocation per cage read.
+            // Bit sets (every cage of a Tatham puzzle): no allocation per cage read,
+            // and each cell's row and column worked out once.
+            let mut places = [[0u8; 2]; 64];
+            for (place, &c) in places.iter_mut().zip(cells) {
+                *place = [self.row(c) as u8, self.col(c) as u8];
+            }
+            let adjacent = |i: usize, j: usize| {
+                let ([r1, c1], [r2, c2]) = (places[i], places[j]);
+                r1.abs_diff(r2) + c1.abs_diff(c2) == 1
+            };
             let all = u64::MAX >> (64 - cells.len());
             let (mut seen, mut frontier) = (1u64, 1u64);
             while let Some(i) = bits::pop_first(&mut frontier) {
                 for j in bits::ones(all & !seen) {
-                    if adjacent(cells[i], cells[j]) {
+                    if adjacent(i, j) {
                         seen |= 1 << j;
                         frontier |= 1 << j;
                     }
@@ -207,6 +235,21 @@ mod tests {
     /// The reading-order cells of a size.
     fn cells(size: Size, list: &[(usize, usize)]) -> Vec<CellId> {
         list.iter().map(|&(r, c)| size.cell(r, c)).collect()
+    }
+
+    #[test]
+    fn rows_and_columns_of_every_cell() {
+        for n in MIN_SIZE..=MAX_SIZE {
+            let size = Size::new(n).unwrap();
+            for i in (0..1 << 12).chain([1 << 12, 40_000]) {
+                let cell = CellId::new(i);
+                assert_eq!(
+                    (size.row(cell), size.col(cell)),
+                    (i / n, i % n),
+                    "{i} on {n}"
+                );
+            }
+        }
     }
 
     #[test]

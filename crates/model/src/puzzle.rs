@@ -54,8 +54,12 @@ impl Puzzle {
             if cage.cells.is_empty() {
                 return Err(ModelError::EmptyCage { cage: i });
             }
-            cage.cells.sort();
-            cage.cells.dedup();
+            // Cells usually come sorted (`Cage::new` sorts them, readers list them
+            // in reading order).
+            if !cage.cells.windows(2).all(|w| w[0] < w[1]) {
+                cage.cells.sort();
+                cage.cells.dedup();
+            }
             for &c in &cage.cells {
                 size.cell_at(c.index())?;
             }
@@ -70,31 +74,31 @@ impl Puzzle {
                 cage.op = Op::Given;
             }
         }
-        cages.sort_by_key(|c| c.cells[0]);
+        if !cages.windows(2).all(|w| w[0].cells[0] <= w[1].cells[0]) {
+            cages.sort_by_key(|c| c.cells[0]);
+        }
 
-        let mut cage_of: Vec<Option<CageId>> = vec![None; size.cell_count()];
+        // No cage has this index (a grid has at most 256 cages).
+        let uncovered = CageId::new(usize::from(u16::MAX));
+        let mut cage_of = vec![uncovered; size.cell_count()];
         for (i, cage) in cages.iter().enumerate() {
             for &c in &cage.cells {
-                if cage_of[c.index()].is_some() {
+                if cage_of[c.index()] != uncovered {
                     return Err(ModelError::CellInTwoCages {
                         cell: size.cell_name(c),
                     });
                 }
-                cage_of[c.index()] = Some(CageId::new(i));
+                cage_of[c.index()] = CageId::new(i);
             }
         }
         for (i, cage) in cages.iter().enumerate() {
             check_connected(size, i, cage)?;
         }
-        let cage_of = cage_of
-            .into_iter()
-            .enumerate()
-            .map(|(i, c)| {
-                c.ok_or_else(|| ModelError::CellUncovered {
-                    cell: size.cell_name(CellId::new(i)),
-                })
-            })
-            .collect::<Result<Vec<_>, _>>()?;
+        if let Some(i) = cage_of.iter().position(|&g| g == uncovered) {
+            return Err(ModelError::CellUncovered {
+                cell: size.cell_name(CellId::new(i)),
+            });
+        }
 
         Ok(Puzzle {
             size,

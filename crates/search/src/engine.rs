@@ -5,6 +5,7 @@
 //! `u16` masks, live combinations as `u64` words) because the inner loops run
 //! millions of times on hard puzzles and must not chase pointers or allocate.
 
+use crate::SearchTable;
 use bitvec::field::BitField;
 use kenken_model::{bits, Budget, Combinations, Digit, Digits, Exhausted, Puzzle};
 use std::borrow::Borrow;
@@ -31,6 +32,105 @@ struct CageInfo {
     /// The cage's parts (range of `Layout::parts`).
     parts: usize,
     nparts: usize,
+    /// Start of the cage's combinations in `Layout::packed` and
+    /// `Layout::packed_parts`, when it has at most [`PACKED`] cells and parts
+    /// (`usize::MAX` otherwise).
+    packed: usize,
+}
+
+/// Cages of at most this many cells and parts have each combination packed in
+/// one word: a 16-bit lane per cell (or part).
+pub(crate) const PACKED: usize = 4;
+
+/// Writes a cage's digit masks from its combinations (`width` digit bits each,
+/// `count` of them): for cage position `pos` and digit `d`, the `nw` words at
+/// `(pos * n + d) * nw` of `masks` (zeroed) mark the combinations that put `d`
+/// there. When `packed` is given (a cage of at most [`PACKED`] cells), each
+/// combination's digit bits also go in one word there, lane `i` for cell `i`.
+/// The deadline of `budget` is looked at every [`BLOCK`] combinations.
+pub(crate) fn encode(
+    combos: &[u16],
+    width: usize,
+    n: usize,
+    masks: &mut [u64],
+    packed: Option<&mut [u64]>,
+    budget: &mut Budget,
+) -> Result<(), Exhausted> {
+    let count = combos.len() / width.max(1);
+    let nw = count.div_ceil(64);
+    // Fixed widths for the usual cage sizes, so that a row is a few moves.
+    match (width, packed) {
+        (1, Some(packed)) => encode_packed::<1>(combos, n, nw, masks, packed, budget),
+        (2, Some(packed)) => encode_packed::<2>(combos, n, nw, masks, packed, budget),
+        (3, Some(packed)) => encode_packed::<3>(combos, n, nw, masks, packed, budget),
+        (4, Some(packed)) => encode_packed::<4>(combos, n, nw, masks, packed, budget),
+        _ => {
+            for (k, combo) in combos.chunks_exact(width.max(1)).enumerate() {
+                if k % BLOCK == BLOCK - 1 {
+                    budget.check()?;
+                }
+                let (w, bit) = (k / 64, 1u64 << (k % 64));
+                for (pos, &b) in combo.iter().enumerate() {
+                    let d = b.trailing_zeros() as usize;
+                    masks[(pos * n + d) * nw + w] |= bit;
+                }
+            }
+            Ok(())
+        }
+    }
+}
+
+/// Combinations (or table rows) worked through between two looks at a budget
+/// while a layout is built: a huge table must not hold a deadline up.
+const BLOCK: usize = 4096;
+
+/// [`encode`] for a cage of `W` cells, packed.
+fn encode_packed<const W: usize>(
+    combos: &[u16],
+    n: usize,
+    nw: usize,
+    masks: &mut [u64],
+    packed: &mut [u64],
+    budget: &mut Budget,
+) -> Result<(), Exhausted> {
+    for (k, (combo, word)) in combos.chunks_exact(W).zip(packed).enumerate() {
+        if k % BLOCK == BLOCK - 1 {
+            budget.check()?;
+        }
+        let combo: &[u16; W] = combo.try_into().expect("rows have the cage's width");
+        let (w, bit) = (k / 64, 1u64 << (k % 64));
+        let mut cells = 0u64;
+        for (pos, &b) in combo.iter().enumerate() {
+            let d = b.trailing_zeros() as usize;
+            masks[(pos * n + d) * nw + w] |= bit;
+            cells |= u64::from(b) << (16 * pos);
+        }
+        *word = cells;
+    }
+    Ok(())
+}
+
+/// Per packed combination, the digits it puts in each of the cage's parts (lane
+/// `i` for part `i`, whose cage positions are the bits of `part_pos[i]`; unused
+/// lanes all ones).
+fn pack_parts(packed: &[u64], part_pos: &[u8], out: &mut [u64]) {
+    // Per part, the lanes of its positions.
+    let mut lanes = [0u64; PACKED];
+    for (lane, &positions) in lanes.iter_mut().zip(part_pos) {
+        for p in bits::ones(u64::from(positions)) {
+            *lane |= 0xFFFF << (16 * p);
+        }
+    }
+    let lanes = &lanes[..part_pos.len()];
+    for (&cells, out) in packed.iter().zip(out) {
+        let mut in_parts = u64::MAX;
+        for (i, &lane) in lanes.iter().enumerate() {
+            let x = cells & lane;
+            let here = (x | x >> 16 | x >> 32 | x >> 48) & 0xFFFF;
+            in_parts &= !(0xFFFF << (16 * i)) | here << (16 * i);
+        }
+        *out = in_parts;
+    }
 }
 
 /// The cells of a cage that lie in one house, when there are at least two (one
@@ -46,23 +146,37 @@ struct Part {
 }
 
 /// The puzzle, flattened for the search. Immutable while searching.
+///
+/// A thread keeps its last layout (see [`Buffers`]) and fills it again for the
+/// next puzzle: the vectors keep their memory, and the houses are kept as they are
+/// when the grid has the same size and boxes.
+#[derive(Default)]
 pub(super) struct Layout {
     n: usize,
     ncells: usize,
     /// All digits 1..=N as a mask.
     full: u16,
+    /// The grid the houses were built for: its size and boxes.
+    shape: Option<(usize, Option<(usize, usize)>)>,
     /// The cage of every cell.
     cell_cage: Vec<u32>,
     /// Houses (rows, columns, boxes), `n` cells each.
     houses: Vec<u16>,
     /// Per cell, its houses as bits (at most 48 houses: 3 × 16).
     cell_houses: Vec<u64>,
+    /// Per cell, the other cells of its houses, each once, in the order of its
+    /// houses and of their cells (at most 2 × 15 + 9 = 39): those of cell `c` are
+    /// `peers[peer_start[c]..peer_start[c + 1]]`.
+    peer_start: Vec<u32>,
+    peers: Vec<u16>,
     cages: Vec<CageInfo>,
     cage_cells: Vec<u16>,
     parts: Vec<Part>,
     part_pos: Vec<u16>,
-    /// Per house, the parts (indices into `parts`) lying in it.
-    house_parts: Vec<Vec<u32>>,
+    /// Per house, the parts (indices into `parts`) lying in it: those of house `h`
+    /// are `house_parts[house_part_start[h]..house_part_start[h + 1]]`.
+    house_part_start: Vec<u32>,
+    house_parts: Vec<u32>,
     /// Per usable combination, one single-bit digit mask per cage cell. Only the
     /// combinations that were live in the caller's tables (and whose digits fit the
     /// grid) are copied, so the search never looks at dead ones.
@@ -71,98 +185,173 @@ pub(super) struct Layout {
     /// [`CageInfo::masks`]). Striking a removed candidate's combinations off is then
     /// a few word operations, whatever the number of combinations.
     masks: Vec<u64>,
+    /// Per combination of a small cage (see [`CageInfo::packed`]), its digit bits
+    /// in one word, lane `i` for its `i`-th cell; and the digits it puts in each of
+    /// the cage's parts, lane `i` for its `i`-th part (unused lanes all ones).
+    packed: Vec<u64>,
+    packed_parts: Vec<u64>,
     /// Live words per search level (all cages).
     total_words: usize,
 }
 
 impl Layout {
-    /// Flattens `puzzle` with the live combinations of `tables`, reserving its
-    /// bytes on `budget` first (they stay reserved while the search runs).
+    /// Flattens `puzzle` with the live combinations of `tables` into this layout
+    /// (whatever it held before), reserving its bytes on `budget` first (they stay
+    /// reserved while the search runs).
     ///
     /// Panics when `tables` does not match the puzzle's cages (see
     /// [`super::count_solutions_with`]).
-    pub(super) fn from_tables(
+    pub(super) fn fill(
+        &mut self,
         puzzle: &Puzzle,
         tables: &[impl Borrow<Combinations>],
         budget: &mut Budget,
-    ) -> Result<Layout, Exhausted> {
+    ) -> Result<(), Exhausted> {
         assert_eq!(
             tables.len(),
             puzzle.cages().len(),
             "one combination table per cage is required"
         );
         let tables = tables.iter().map(Borrow::borrow);
-        let total: usize = tables.clone().map(|t| t.len() * t.width()).sum();
-        // A digit bit per cell of each combination, and per cage cell and digit a
-        // bit per combination.
         let n = puzzle.size().get();
-        let masks: usize = tables
-            .clone()
-            .map(|t| t.width() * n * t.len().div_ceil(64))
-            .sum();
-        budget.reserve(2 * total + 8 * masks)?;
-        budget.spend((total + masks) as u64)?;
-        let mut lay = Layout::skeleton(puzzle, total);
-        let n = lay.n;
+        Self::reserve(n, tables.clone().map(|t| (t.len(), t.width())), budget)?;
+        let total = tables.clone().map(|t| t.len() * t.width()).sum();
+        self.skeleton(puzzle, total);
         for (g, table) in tables.enumerate() {
             assert_eq!(
                 table.width(),
-                lay.cages[g].width,
+                self.cages[g].width,
                 "combination table {g} does not have its cage's width"
             );
             // Fixed widths for the usual cage sizes, so that a row is a few moves.
-            let out = &mut lay.combo_bits;
+            let out = &mut self.combo_bits;
             let count = match table.width() {
-                1 => copy_live_rows::<1>(table, n, out),
-                2 => copy_live_rows::<2>(table, n, out),
-                3 => copy_live_rows::<3>(table, n, out),
-                4 => copy_live_rows::<4>(table, n, out),
-                5 => copy_live_rows::<5>(table, n, out),
-                6 => copy_live_rows::<6>(table, n, out),
-                _ => copy_live_rows::<0>(table, n, out),
-            };
-            lay.set_count(g, count);
+                1 => copy_live_rows::<1>(table, n, out, budget),
+                2 => copy_live_rows::<2>(table, n, out, budget),
+                3 => copy_live_rows::<3>(table, n, out, budget),
+                4 => copy_live_rows::<4>(table, n, out, budget),
+                5 => copy_live_rows::<5>(table, n, out, budget),
+                6 => copy_live_rows::<6>(table, n, out, budget),
+                _ => copy_live_rows::<0>(table, n, out, budget),
+            }?;
+            self.set_count(g, count);
         }
-        lay.finish();
-        Ok(lay)
+        self.finish(None, budget)
+    }
+
+    /// [`Layout::fill`] from tables already in the search's form: their rows,
+    /// masks and packed words are copied instead of worked out.
+    ///
+    /// Panics when `tables` does not match the puzzle's cages (see
+    /// [`super::count_solutions_prepared`]).
+    pub(super) fn fill_prepared(
+        &mut self,
+        puzzle: &Puzzle,
+        tables: &[&SearchTable],
+        budget: &mut Budget,
+    ) -> Result<(), Exhausted> {
+        assert_eq!(
+            tables.len(),
+            puzzle.cages().len(),
+            "one combination table per cage is required"
+        );
+        let n = puzzle.size().get();
+        Self::reserve(n, tables.iter().map(|t| (t.len(), t.width())), budget)?;
+        let total = tables.iter().map(|t| t.combos.len()).sum();
+        self.skeleton(puzzle, total);
+        for (g, table) in tables.iter().enumerate() {
+            assert!(
+                table.width() == self.cages[g].width && table.n == n,
+                "table {g} was not made for a cage of this width on this grid"
+            );
+            budget.spend(table.combos.len() as u64)?;
+            self.combo_bits.extend_from_slice(&table.combos);
+            self.set_count(g, table.len());
+        }
+        self.finish(Some(tables), budget)
+    }
+
+    /// Reserves the bytes of a layout for tables of these (length, width) on
+    /// `budget`. (The work, a unit per digit and mask word, is spent as the
+    /// layout is filled, so that the deadline is looked at on the way.)
+    fn reserve(
+        n: usize,
+        tables: impl Iterator<Item = (usize, usize)> + Clone,
+        budget: &mut Budget,
+    ) -> Result<(), Exhausted> {
+        let total: usize = tables.clone().map(|(len, width)| len * width).sum();
+        // A digit bit per cell of each combination, and per cage cell and digit a
+        // bit per combination.
+        let masks: usize = tables
+            .map(|(len, width)| width * n * len.div_ceil(64))
+            .sum();
+        budget.reserve(2 * total + 8 * masks)
     }
 
     /// Everything but the combinations.
-    fn skeleton(puzzle: &Puzzle, combo_capacity: usize) -> Layout {
+    fn skeleton(&mut self, puzzle: &Puzzle, combo_capacity: usize) {
         let size = puzzle.size();
         let n = size.get();
         let ncells = size.cell_count();
         let cages = puzzle.cages();
-
-        // Houses: rows, columns, then boxes, n cells each.
         let boxes = puzzle.boxes();
         let nhouses = if boxes.is_some() { 3 * n } else { 2 * n };
-        let mut houses = vec![0u16; nhouses * n];
-        let mut cell_houses = vec![0u64; ncells];
-        for r in 0..n {
-            for c in 0..n {
-                let cell = r * n + c;
-                houses[r * n + c] = cell as u16;
-                houses[(n + c) * n + r] = cell as u16;
-                cell_houses[cell] = 1 << r | 1 << (n + c);
-            }
-        }
-        if let Some((br, bc)) = boxes {
-            for b in 0..n {
-                let (r0, c0) = (b / (n / bc) * br, b % (n / bc) * bc);
-                for i in 0..n {
-                    let cell = (r0 + i / bc) * n + c0 + i % bc;
-                    houses[(2 * n + b) * n + i] = cell as u16;
-                    cell_houses[cell] |= 1 << (2 * n + b);
+        self.n = n;
+        self.ncells = ncells;
+        self.full = Digits::full(n).bits();
+
+        // Houses: rows, columns, then boxes, n cells each.
+        if self.shape != Some((n, boxes)) {
+            self.shape = Some((n, boxes));
+            let houses = &mut self.houses;
+            let cell_houses = &mut self.cell_houses;
+            houses.clear();
+            houses.resize(nhouses * n, 0);
+            cell_houses.clear();
+            cell_houses.resize(ncells, 0);
+            for r in 0..n {
+                for c in 0..n {
+                    let cell = r * n + c;
+                    houses[r * n + c] = cell as u16;
+                    houses[(n + c) * n + r] = cell as u16;
+                    cell_houses[cell] = 1 << r | 1 << (n + c);
                 }
             }
+            if let Some((br, bc)) = boxes {
+                for b in 0..n {
+                    let (r0, c0) = (b / (n / bc) * br, b % (n / bc) * bc);
+                    for i in 0..n {
+                        let cell = (r0 + i / bc) * n + c0 + i % bc;
+                        houses[(2 * n + b) * n + i] = cell as u16;
+                        cell_houses[cell] |= 1 << (2 * n + b);
+                    }
+                }
+            }
+            self.peer_start.clear();
+            self.peers.clear();
+            for cell in 0..ncells {
+                self.peer_start.push(self.peers.len() as u32);
+                let first = self.peers.len();
+                for h in bits::ones(self.cell_houses[cell]) {
+                    for &p in &self.houses[h * n..(h + 1) * n] {
+                        if p as usize != cell && !self.peers[first..].contains(&p) {
+                            self.peers.push(p);
+                        }
+                    }
+                }
+            }
+            self.peer_start.push(self.peers.len() as u32);
         }
 
-        let mut cell_cage = vec![0u32; ncells];
-        let mut infos = Vec::with_capacity(cages.len());
-        let mut cage_cells = Vec::with_capacity(ncells);
-        let mut parts = Vec::new();
-        let mut part_pos = Vec::new();
+        let cell_houses = &self.cell_houses;
+        self.cell_cage.clear();
+        self.cell_cage.resize(ncells, 0);
+        self.cages.clear();
+        self.cages.reserve(cages.len());
+        self.cage_cells.clear();
+        self.parts.clear();
+        self.part_pos.clear();
+        let (parts, part_pos) = (&mut self.parts, &mut self.part_pos);
         for (g, cage) in cages.iter().enumerate() {
             // Group the cage's positions by house: each house once, in the order
             // its first cage cell comes.
@@ -173,11 +362,11 @@ impl Layout {
                 seen |= hs;
                 for h in bits::ones(hs) {
                     let pos = part_pos.len();
-                    part_pos.extend(
-                        (0..cage.cells.len())
-                            .filter(|&p| cell_houses[cage.cells[p].index()] & (1 << h) != 0)
-                            .map(|p| p as u16),
-                    );
+                    for (p, &c) in cage.cells.iter().enumerate() {
+                        if cell_houses[c.index()] >> h & 1 != 0 {
+                            part_pos.push(p as u16);
+                        }
+                    }
                     let len = part_pos.len() - pos;
                     if len >= 2 {
                         parts.push(Part {
@@ -191,8 +380,8 @@ impl Layout {
                     }
                 }
             }
-            infos.push(CageInfo {
-                cells: cage_cells.len(),
+            self.cages.push(CageInfo {
+                cells: self.cage_cells.len(),
                 width: cage.cells.len(),
                 combos: 0,
                 count: 0,
@@ -201,34 +390,40 @@ impl Layout {
                 masks: 0,
                 parts: first_part,
                 nparts: parts.len() - first_part,
+                packed: usize::MAX,
             });
             for &cell in &cage.cells {
-                cell_cage[cell.index()] = g as u32;
-                cage_cells.push(cell.index() as u16);
+                self.cell_cage[cell.index()] = g as u32;
+                self.cage_cells.push(cell.index() as u16);
             }
         }
 
-        let mut house_parts = vec![Vec::new(); nhouses];
+        // The parts by house, in the order of `parts` within each house.
+        let start = &mut self.house_part_start;
+        start.clear();
+        start.resize(nhouses + 1, 0);
+        for part in parts.iter() {
+            start[part.house + 1] += 1;
+        }
+        for h in 0..nhouses {
+            start[h + 1] += start[h];
+        }
+        self.house_parts.clear();
+        self.house_parts.resize(parts.len(), 0);
         for (i, part) in parts.iter().enumerate() {
-            house_parts[part.house].push(i as u32);
+            let at = &mut start[part.house];
+            self.house_parts[*at as usize] = i as u32;
+            *at += 1;
         }
+        // Each start moved to the next house's: shift back.
+        for h in (0..nhouses).rev() {
+            start[h + 1] = start[h];
+        }
+        start[0] = 0;
 
-        Layout {
-            n,
-            ncells,
-            full: Digits::full(n).bits(),
-            cell_cage,
-            houses,
-            cell_houses,
-            cages: infos,
-            cage_cells,
-            house_parts,
-            parts,
-            part_pos,
-            combo_bits: Vec::with_capacity(combo_capacity),
-            masks: Vec::new(),
-            total_words: 0,
-        }
+        self.combo_bits.clear();
+        self.combo_bits.reserve(combo_capacity);
+        self.total_words = 0;
     }
 
     /// Records that cage `g`'s `count` combinations were just appended (cages are
@@ -243,27 +438,116 @@ impl Layout {
         self.total_words += info.nwords;
     }
 
-    /// Builds the per-digit masks from the combinations.
-    fn finish(&mut self) {
+    /// Builds the per-digit masks from the combinations, and packs the small
+    /// cages' combinations; with `tables`, copies them from there instead.
+    fn finish(
+        &mut self,
+        tables: Option<&[&SearchTable]>,
+        budget: &mut Budget,
+    ) -> Result<(), Exhausted> {
         let n = self.n;
-        let total: usize = self.cages.iter().map(|i| i.width * n * i.nwords).sum();
-        let mut masks = vec![0u64; total];
-        let mut at = 0;
-        for info in &mut self.cages {
+        let (mut total, mut packed) = (0, 0);
+        for info in &self.cages {
+            total += info.width * n * info.nwords;
+            if info.width <= PACKED && info.nparts <= PACKED {
+                packed += info.count;
+            }
+        }
+        refill(&mut self.masks, total, 0);
+        refill(&mut self.packed, packed, 0);
+        refill(&mut self.packed_parts, packed, 0);
+        let (mut at, mut packed_at) = (0, 0);
+        for (g, info) in self.cages.iter_mut().enumerate() {
             info.masks = at;
-            let (width, nw) = (info.width, info.nwords);
-            let combos = &self.combo_bits[info.combos..info.combos + info.count * width];
-            let cage_masks = &mut masks[at..at + width * n * nw];
-            for (k, combo) in combos.chunks_exact(width.max(1)).enumerate() {
-                let (w, bit) = (k / 64, 1u64 << (k % 64));
-                for (pos, &b) in combo.iter().enumerate() {
-                    let d = b.trailing_zeros() as usize;
-                    cage_masks[(pos * n + d) * nw + w] |= bit;
+            let (width, nw, count) = (info.width, info.nwords, info.count);
+            let masks = &mut self.masks[at..at + width * n * nw];
+            at += width * n * nw;
+            let small = width <= PACKED && info.nparts <= PACKED;
+            let packed = small.then(|| &mut self.packed[packed_at..packed_at + count]);
+            budget.spend(masks.len() as u64)?;
+            match tables {
+                Some(tables) => {
+                    masks.copy_from_slice(&tables[g].masks);
+                    if let Some(packed) = packed {
+                        packed.copy_from_slice(&tables[g].packed);
+                    }
+                }
+                None => {
+                    let combos = &self.combo_bits[info.combos..info.combos + count * width];
+                    encode(combos, width, n, masks, packed, budget)?;
                 }
             }
-            at += width * n * nw;
+            if !small {
+                continue;
+            }
+            info.packed = packed_at;
+            // Each part's cage positions as bits.
+            let mut part_pos = [0u8; PACKED];
+            let parts = &self.parts[info.parts..info.parts + info.nparts];
+            for (positions, part) in part_pos.iter_mut().zip(parts) {
+                for &p in &self.part_pos[part.pos..part.pos + part.len] {
+                    *positions |= 1 << p;
+                }
+            }
+            let range = packed_at..packed_at + count;
+            pack_parts(
+                &self.packed[range.clone()],
+                &part_pos[..info.nparts],
+                &mut self.packed_parts[range],
+            );
+            packed_at += count;
         }
-        self.masks = masks;
+        Ok(())
+    }
+
+    /// Pointing: removes digit `d` (a bit) from the cells of house `h` outside cage
+    /// `cage`, in house order. False on a contradiction.
+    #[inline]
+    fn point(&self, h: usize, cage: usize, d: u16, cand: &mut [u16], work: &mut Work) -> bool {
+        let house = &self.houses[h * self.n..(h + 1) * self.n];
+        // As for naked singles: a mask of the cells to narrow first.
+        let mut hit = 0u32;
+        for (i, &p) in house.iter().enumerate() {
+            let has = (cand[p as usize] & d != 0) & (self.cell_cage[p as usize] as usize != cage);
+            hit |= u32::from(has) << i;
+        }
+        while hit != 0 {
+            let p = house[hit.trailing_zeros() as usize] as usize;
+            hit &= hit - 1;
+            if !narrow(self, cand, work, p, !d) {
+                return false;
+            }
+        }
+        true
+    }
+
+    /// The other cells of the houses of `cell` (see [`Layout::peers`]).
+    #[inline]
+    fn peers_of(&self, cell: usize) -> &[u16] {
+        &self.peers[self.peer_start[cell] as usize..self.peer_start[cell + 1] as usize]
+    }
+
+    /// The parts lying in house `h`.
+    #[inline]
+    fn parts_in(&self, h: usize) -> &[u32] {
+        &self.house_parts[self.house_part_start[h] as usize..self.house_part_start[h + 1] as usize]
+    }
+
+    /// The bytes its vectors hold.
+    fn capacity_bytes(&self) -> usize {
+        use std::mem::size_of;
+        4 * self.cell_cage.capacity()
+            + 2 * self.houses.capacity()
+            + 8 * self.cell_houses.capacity()
+            + 4 * self.peer_start.capacity()
+            + 2 * self.peers.capacity()
+            + size_of::<CageInfo>() * self.cages.capacity()
+            + 2 * self.cage_cells.capacity()
+            + size_of::<Part>() * self.parts.capacity()
+            + 2 * self.part_pos.capacity()
+            + 4 * (self.house_part_start.capacity() + self.house_parts.capacity())
+            + 2 * self.combo_bits.capacity()
+            + 8 * (self.masks.capacity() + self.packed.capacity() + self.packed_parts.capacity())
     }
 
     #[inline]
@@ -354,15 +638,8 @@ impl Layout {
                     }
                     l & !covered == 0
                 });
-                if forced {
-                    let house = &self.houses[part.house * self.n..(part.house + 1) * self.n];
-                    for &h in house {
-                        if self.cell_cage[h as usize] as usize != cage
-                            && !restrict(self, st.cand, work, h as usize, !(1 << d))
-                        {
-                            return false;
-                        }
-                    }
+                if forced && !self.point(part.house, cage, 1 << d, st.cand, work) {
+                    return false;
                 }
             }
         }
@@ -376,6 +653,9 @@ impl Layout {
     /// combinations are few. False on a contradiction.
     fn settle_sparse(&self, cage: usize, st: &mut LevelMut<'_>, work: &mut Work) -> bool {
         let info = &self.cages[cage];
+        if info.packed != usize::MAX {
+            return self.settle_packed(cage, st, work);
+        }
         let cells = self.cells_of(info);
         let width = info.width;
         let parts = &self.parts[info.parts..info.parts + info.nparts];
@@ -415,13 +695,46 @@ impl Layout {
             while digits != 0 {
                 let d = digits & digits.wrapping_neg();
                 digits ^= d;
-                let house = &self.houses[part.house * self.n..(part.house + 1) * self.n];
-                for &h in house {
-                    if self.cell_cage[h as usize] as usize != cage
-                        && !restrict(self, st.cand, work, h as usize, !d)
-                    {
-                        return false;
-                    }
+                if !self.point(part.house, cage, d, st.cand, work) {
+                    return false;
+                }
+            }
+        }
+        true
+    }
+
+    /// [`Layout::settle_sparse`] for a cage whose combinations are packed: the
+    /// same result, a word operation per live combination.
+    #[inline]
+    fn settle_packed(&self, cage: usize, st: &mut LevelMut<'_>, work: &mut Work) -> bool {
+        let info = &self.cages[cage];
+        let cells = self.cells_of(info);
+        let live = &st.live[info.words..info.words + info.nwords];
+        let (mut union, mut forced) = (0u64, u64::MAX);
+        for (wi, &word) in live.iter().enumerate() {
+            for b in bits::ones(word) {
+                let k = info.packed + wi * 64 + b;
+                union |= self.packed[k];
+                forced &= self.packed_parts[k];
+            }
+        }
+        for (i, &c) in cells.iter().enumerate() {
+            let c = c as usize;
+            let keep = st.cand[c] & (union >> (16 * i)) as u16;
+            if keep != st.cand[c] {
+                st.cand[c] = keep;
+                work.push_cell(c);
+                work.houses |= self.cell_houses[c];
+            }
+        }
+        let parts = &self.parts[info.parts..info.parts + info.nparts];
+        for (i, part) in parts.iter().enumerate() {
+            let mut digits = (forced >> (16 * i)) as u16;
+            while digits != 0 {
+                let d = digits & digits.wrapping_neg();
+                digits ^= d;
+                if !self.point(part.house, cage, d, st.cand, work) {
+                    return false;
                 }
             }
         }
@@ -438,7 +751,7 @@ impl Layout {
             let h = work.houses.trailing_zeros() as usize;
             work.houses &= work.houses - 1;
             // A pass over the house, and one more per cage part in it (claiming).
-            work.units += (self.n * (1 + self.house_parts[h].len())) as u64;
+            work.units += (self.n * (1 + self.parts_in(h).len())) as u64;
             let house = &self.houses[h * self.n..(h + 1) * self.n];
             let (mut once, mut twice, mut fixed) = (0u16, 0u16, 0u16);
             for &c in house {
@@ -465,7 +778,7 @@ impl Layout {
             }
             // Claiming: a digit whose places in the house all lie in one cage
             // must be put there by that cage's combination.
-            for &pi in &self.house_parts[h] {
+            for &pi in self.parts_in(h) {
                 let part = &self.parts[pi as usize];
                 if st.live_count[part.cage] <= 1 {
                     // A settled cage has nothing left to choose.
@@ -506,9 +819,11 @@ impl Layout {
         true
     }
 
-    /// Propagates queued changes to a fixed point. False on a contradiction (the
-    /// queues are then left dirty; the caller clears them).
-    fn propagate(&self, st: &mut LevelMut<'_>, work: &mut Work) -> bool {
+    /// Propagates queued changes to a fixed point, or until [`PAUSE_UNITS`] of work
+    /// have been done (the queues then hold the rest: calling again goes on where
+    /// it stopped). On a contradiction the queues are left dirty; the caller
+    /// clears them.
+    fn propagate(&self, st: &mut LevelMut<'_>, work: &mut Work) -> Flow {
         loop {
             while let Some(cell) = work.cells.pop() {
                 let cell = cell as usize;
@@ -522,12 +837,19 @@ impl Layout {
                 if c & (c - 1) == 0 {
                     // Naked single: a changed cell that is down to one digit is
                     // placed now; it cannot change again without emptying.
-                    for h in bits::ones(self.cell_houses[cell]) {
-                        for &p in &self.houses[h * self.n..(h + 1) * self.n] {
-                            if p as usize != cell && !restrict(self, st.cand, work, p as usize, !c)
-                            {
-                                return false;
-                            }
+                    let peers = self.peers_of(cell);
+                    // The peers that still have the digit, in order (a mask first:
+                    // whether a cell has it is the data's whim, and a branch on it
+                    // is mostly mispredicted).
+                    let mut hit = 0u64;
+                    for (i, &p) in peers.iter().enumerate() {
+                        hit |= u64::from(st.cand[p as usize] & c != 0) << i;
+                    }
+                    while hit != 0 {
+                        let p = peers[hit.trailing_zeros() as usize] as usize;
+                        hit &= hit - 1;
+                        if !narrow(self, st.cand, work, p, !c) {
+                            return Flow::Contradiction;
                         }
                     }
                 }
@@ -535,15 +857,21 @@ impl Layout {
             if let Some(cage) = work.cages.pop() {
                 work.cage_queued[cage as usize] = false;
                 if !self.revise(cage as usize, st, work) {
-                    return false;
+                    return Flow::Contradiction;
+                }
+                if work.units >= PAUSE_UNITS {
+                    return Flow::Paused;
                 }
                 continue;
             }
             if work.houses == 0 {
-                return true;
+                return Flow::Fixed;
             }
             if !self.hidden_singles(st, work) {
-                return false;
+                return Flow::Contradiction;
+            }
+            if work.units >= PAUSE_UNITS {
+                return Flow::Paused;
             }
         }
     }
@@ -551,8 +879,14 @@ impl Layout {
 
 /// Appends the live rows of `table` to `out` as digit bits, dropping the rows with
 /// a digit outside 1..=`n` (it could never be placed); returns how many it copied.
-/// `W` is the table's width, or 0 for any width.
-fn copy_live_rows<const W: usize>(table: &Combinations, n: usize, out: &mut Vec<u16>) -> usize {
+/// `W` is the table's width, or 0 for any width. Spends a unit per digit of the
+/// table's rows, live or not, on `budget`, [`BLOCK`] rows at a time.
+fn copy_live_rows<const W: usize>(
+    table: &Combinations,
+    n: usize,
+    out: &mut Vec<u16>,
+    budget: &mut Budget,
+) -> Result<usize, Exhausted> {
     let bit = |d: Digit, outside: &mut bool| {
         let k = d.wrapping_sub(1);
         *outside |= k as usize >= n;
@@ -578,19 +912,37 @@ fn copy_live_rows<const W: usize>(table: &Combinations, n: usize, out: &mut Vec<
         }
         count += 1;
     };
-    if table.live.all() {
-        // A fresh table (all of `count_solutions`' and the grader's): no bits to read.
-        (0..table.len()).for_each(|i| copy(table.row(i)));
+    let live = &table.live;
+    if live.as_bitptr().bit().into_inner() == 0 {
+        // The live set's own words (a table's bits start a word unless it was
+        // made from a slice of another's), the last one cut at the table's end.
+        let len = table.len();
+        for (w, &word) in live.as_raw_slice().iter().enumerate() {
+            spend_rows(w, len, table.width(), budget)?;
+            for b in bits::ones(word & bits::tail_mask(len, w)) {
+                copy(table.row(w * 64 + b));
+            }
+        }
     } else {
-        // The live set 64 bits at a time (`chunks` copes with a table whose bits do
-        // not start a word).
-        for (w, chunk) in table.live.chunks(64).enumerate() {
+        let len = table.len();
+        for (w, chunk) in live.chunks(64).enumerate() {
+            spend_rows(w, len, table.width(), budget)?;
             for b in bits::ones(chunk.load_le()) {
                 copy(table.row(w * 64 + b));
             }
         }
     }
-    count
+    Ok(count)
+}
+
+/// At the start of every [`BLOCK`] rows of a table of `len` rows (word `w` of its
+/// live bits), spends their digits.
+fn spend_rows(w: usize, len: usize, width: usize, budget: &mut Budget) -> Result<(), Exhausted> {
+    let row = w * 64;
+    if row.is_multiple_of(BLOCK) {
+        budget.spend((BLOCK.min(len - row) * width) as u64)?;
+    }
+    Ok(())
 }
 
 /// Narrows `cand[cell]` to `mask`, queueing the cell (and noting the removed digits
@@ -620,13 +972,30 @@ fn narrow(lay: &Layout, cand: &mut [u16], work: &mut Work, cell: usize, mask: u1
     true
 }
 
+/// How a propagation call ended.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Flow {
+    /// At a fixed point.
+    Fixed,
+    Contradiction,
+    /// Not done yet: [`PAUSE_UNITS`] of work were done (see [`Layout::propagate`]).
+    Paused,
+}
+
+/// Work units a propagation does before it pauses for the budget to be looked at:
+/// a node of a puzzle with huge tables can take a long time, and a deadline must
+/// hold within it. Small puzzles never come near (a 9×9 Tatham node does a few
+/// thousand).
+const PAUSE_UNITS: u64 = 1 << 16;
+
 /// [`Layout::revise`] reads the live combinations one by one (rather than through
 /// the digit masks) when there are at most this many per word of its bitset.
 const SPARSE_PER_WORD: usize = 4;
 
 /// What a failed propagation ran into, for the branching heuristic.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, Default)]
 enum Culprit {
+    #[default]
     None,
     /// A cage lost its last combination, or one of its cells its last digit.
     Cage(usize),
@@ -635,6 +1004,7 @@ enum Culprit {
 }
 
 /// Propagation queues. Shared by all levels: they are empty between propagations.
+#[derive(Default)]
 struct Work {
     culprit: Culprit,
     /// Scratch for [`Layout::settle_sparse`]: digits per cage cell, and digits
@@ -676,6 +1046,26 @@ impl Work {
         }
     }
 
+    /// Empty queues for a layout (keeping the vectors' memory).
+    fn reset(&mut self, lay: &Layout) {
+        let (ncells, ncages) = (lay.ncells, lay.cages.len());
+        self.culprit = Culprit::None;
+        let width = lay.cages.iter().map(|i| i.width).max().unwrap_or(0);
+        let nparts = lay.cages.iter().map(|i| i.nparts).max().unwrap_or(0);
+        refill(&mut self.union, width, 0);
+        refill(&mut self.forced, nparts, 0);
+        self.cells.clear();
+        self.cells.reserve(ncells);
+        refill(&mut self.cell_queued, ncells, false);
+        self.cages.clear();
+        self.cages.reserve(ncages);
+        refill(&mut self.cage_queued, ncages, false);
+        refill(&mut self.pend, ncells, 0);
+        refill(&mut self.stale, ncages, false);
+        self.houses = 0;
+        self.units = 0;
+    }
+
     fn clear(&mut self) {
         for c in self.cells.drain(..) {
             self.cell_queued[c as usize] = false;
@@ -689,11 +1079,64 @@ impl Work {
     }
 }
 
+/// Sets `v` to `len` copies of `value`, in the memory it already has when that is
+/// enough.
+fn refill<T: Copy>(v: &mut Vec<T>, len: usize, value: T) {
+    v.clear();
+    v.resize(len, value);
+}
+
 /// One level's state, borrowed mutably.
 struct LevelMut<'a> {
     cand: &'a mut [u16],
     live: &'a mut [u64],
     live_count: &'a mut [u32],
+}
+
+/// The vectors of a search, kept by a thread from one puzzle to the next (see
+/// [`Buffers`]).
+#[derive(Default)]
+pub(super) struct SearchBuffers {
+    cand: Vec<u16>,
+    live: Vec<u64>,
+    live_count: Vec<u32>,
+    weight: Vec<u32>,
+    work: Work,
+}
+
+impl SearchBuffers {
+    fn capacity_bytes(&self) -> usize {
+        let w = &self.work;
+        2 * self.cand.capacity()
+            + 8 * self.live.capacity()
+            + 4 * (self.live_count.capacity() + self.weight.capacity())
+            + 2 * (w.union.capacity() + w.forced.capacity() + w.cells.capacity())
+            + w.cell_queued.capacity()
+            + 4 * w.cages.capacity()
+            + w.cage_queued.capacity()
+            + 2 * w.pend.capacity()
+            + w.stale.capacity()
+    }
+}
+
+/// Everything a search allocates: a layout and the search's vectors. A thread
+/// keeps one set between searches (see `count_solutions_within`), so a batch of
+/// small puzzles allocates almost nothing per puzzle.
+#[derive(Default)]
+pub(super) struct Buffers {
+    pub layout: Layout,
+    pub search: SearchBuffers,
+}
+
+impl Buffers {
+    /// Kept for the next search only up to this many bytes, so that one large
+    /// puzzle does not leave its memory with the thread.
+    pub const KEEP: usize = 1 << 20;
+
+    /// The bytes its vectors hold.
+    pub fn capacity_bytes(&self) -> usize {
+        self.layout.capacity_bytes() + self.search.capacity_bytes()
+    }
 }
 
 /// A backtracking search over one [`Layout`].
@@ -729,36 +1172,33 @@ pub(super) struct Results {
 }
 
 impl<'a, 'b> Search<'a, 'b> {
+    /// A search over `lay` in the vectors of `spare` (taken; [`Search::finish`]
+    /// gives them back).
     pub(super) fn new(
         lay: &'a Layout,
         limit: usize,
         budget: &'b mut Budget,
+        spare: &mut SearchBuffers,
     ) -> Result<Search<'a, 'b>, Exhausted> {
         let ncages = lay.cages.len();
         // Enough levels for typical searches up front; deeper ones are added once.
         let levels = 8.min(lay.ncells + 1);
         budget.reserve(levels * Search::level_bytes(lay))?;
+        let mut spare = std::mem::take(spare);
+        refill(&mut spare.cand, levels * lay.ncells, 0);
+        refill(&mut spare.live, levels * lay.total_words, 0);
+        refill(&mut spare.live_count, levels * ncages, 0);
+        refill(&mut spare.weight, ncages, 1);
+        spare.work.reset(lay);
         Ok(Search {
             lay,
             limit,
-            cand: vec![0; levels * lay.ncells],
-            live: vec![0; levels * lay.total_words],
-            live_count: vec![0; levels * ncages],
+            cand: spare.cand,
+            live: spare.live,
+            live_count: spare.live_count,
             levels,
-            work: Work {
-                culprit: Culprit::None,
-                union: vec![0; lay.cages.iter().map(|i| i.width).max().unwrap_or(0)],
-                forced: vec![0; lay.cages.iter().map(|i| i.nparts).max().unwrap_or(0)],
-                cells: Vec::with_capacity(lay.ncells),
-                cell_queued: vec![false; lay.ncells],
-                cages: Vec::with_capacity(ncages),
-                cage_queued: vec![false; ncages],
-                pend: vec![0; lay.ncells],
-                stale: vec![false; ncages],
-                houses: 0,
-                units: 0,
-            },
-            weight: vec![1; ncages],
+            work: spare.work,
+            weight: spare.weight,
             solutions: 0,
             first: None,
             nodes: 0,
@@ -770,6 +1210,16 @@ impl<'a, 'b> Search<'a, 'b> {
     /// The bytes of one level's copy of the state.
     fn level_bytes(lay: &Layout) -> usize {
         2 * lay.ncells + 8 * lay.total_words + 4 * lay.cages.len()
+    }
+
+    /// Spends the work done since the last spending without counting a node;
+    /// true (and remembered) once the budget is exhausted.
+    fn spend_work(&mut self) -> bool {
+        let units = std::mem::take(&mut self.work.units);
+        if let Err(why) = self.budget.spend(units) {
+            self.stopped.get_or_insert(why);
+        }
+        self.stopped.is_some()
     }
 
     /// Spends the work done since the last call; true (and remembered) once the
@@ -826,7 +1276,15 @@ impl<'a, 'b> Search<'a, 'b> {
         }
     }
 
-    pub(super) fn into_results(self) -> Results {
+    /// What the search found; its vectors go back to `spare`.
+    pub(super) fn finish(self, spare: &mut SearchBuffers) -> Results {
+        *spare = SearchBuffers {
+            cand: self.cand,
+            live: self.live,
+            live_count: self.live_count,
+            weight: self.weight,
+            work: self.work,
+        };
         Results {
             solutions: self.solutions,
             first: self.first,
@@ -839,8 +1297,22 @@ impl<'a, 'b> Search<'a, 'b> {
     /// next attempt.
     fn propagate(&mut self, lvl: usize) -> bool {
         let lay = self.lay;
-        let (mut st, work) = self.level(lvl);
-        let ok = lay.propagate(&mut st, work);
+        let flow = loop {
+            let (mut st, work) = self.level(lvl);
+            match lay.propagate(&mut st, work) {
+                Flow::Paused => {
+                    if self.spend_work() {
+                        // The budget ran out: the level is given up (not blamed
+                        // on any cage).
+                        self.work.clear();
+                        return false;
+                    }
+                }
+                flow => break flow,
+            }
+        };
+        let ok = flow == Flow::Fixed;
+        let work = &mut self.work;
         if !ok {
             work.clear();
             match std::mem::replace(&mut work.culprit, Culprit::None) {

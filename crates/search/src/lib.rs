@@ -22,10 +22,14 @@
 //! * branch on the cage with the fewest live combinations.
 //!
 //! The combination tables are the model's ([`kenken_model::Combinations::enumerate`]),
-//! copied into the search's flat layout (live combinations only, as digit bits).
+//! copied into the search's flat layout (live combinations only, as digit bits,
+//! with per-digit masks and, for cages of up to four cells, each combination packed
+//! in one word). A caller that meets the same kinds of cages again and again (a
+//! batch) can keep them in that form ([`SearchTable`], [`count_solutions_prepared`]).
 //!
 //! Nothing in the search loop allocates: every buffer is sized when the search
-//! starts (state levels are added only when the search first gets deeper).
+//! starts (state levels are added only when the search first gets deeper), and a
+//! thread keeps its buffers for its next search.
 //!
 //! Cost: tens of microseconds for a 9×9 Tatham puzzle, tables included (the timing
 //! test in `tests/search.rs` prints the distribution). The search is exponential in
@@ -37,11 +41,15 @@
 //! up with [`Verdict::Unknown`] once it is exhausted.
 
 mod engine;
+mod table;
 #[cfg(test)]
 mod tests;
 
+pub use table::SearchTable;
+
 use kenken_model::{Budget, Combinations, Digit, Digits, Exhausted, Limits, Puzzle};
 use std::borrow::Borrow;
+use std::cell::Cell;
 use std::time::Instant;
 
 /// What the search proved about the number of solutions.
@@ -203,16 +211,72 @@ pub fn count_solutions_within(
     limit: usize,
     budget: &mut Budget,
 ) -> SearchOutcome {
-    let layout = match engine::Layout::from_tables(puzzle, tables, budget) {
-        Ok(layout) => layout,
-        Err(why) => return SearchOutcome::stopped_by(why),
-    };
-    let mut search = match engine::Search::new(&layout, limit.max(2), budget) {
+    with_buffers(|buffers| {
+        let engine::Buffers { layout, search } = buffers;
+        match layout.fill(puzzle, tables, budget) {
+            Ok(()) => run(layout, search, candidates, limit, budget),
+            Err(why) => SearchOutcome::stopped_by(why),
+        }
+    })
+}
+
+/// [`count_solutions_within`] on tables already in the search's form (see
+/// [`SearchTable`]): the same outcome, without working the tables' masks out again
+/// for every puzzle.
+///
+/// # Panics
+///
+/// When `tables` does not have one table per cage, in cage order, each made for
+/// its cage's width on this grid's size.
+pub fn count_solutions_prepared(
+    puzzle: &Puzzle,
+    tables: &[impl Borrow<SearchTable>],
+    candidates: Option<&[Digits]>,
+    limit: usize,
+    budget: &mut Budget,
+) -> SearchOutcome {
+    let tables: Vec<&SearchTable> = tables.iter().map(Borrow::borrow).collect();
+    with_buffers(|buffers| {
+        let engine::Buffers { layout, search } = buffers;
+        match layout.fill_prepared(puzzle, &tables, budget) {
+            Ok(()) => run(layout, search, candidates, limit, budget),
+            Err(why) => SearchOutcome::stopped_by(why),
+        }
+    })
+}
+
+/// Runs `f` in the thread's buffers from its last search, if it kept them (a
+/// search within a search, which nothing does today, would simply start with
+/// fresh ones), and keeps them for the next unless they grew too large.
+fn with_buffers(f: impl FnOnce(&mut engine::Buffers) -> SearchOutcome) -> SearchOutcome {
+    let mut buffers = SPARE.with(Cell::take).unwrap_or_default();
+    let outcome = f(&mut buffers);
+    if buffers.capacity_bytes() <= engine::Buffers::KEEP {
+        SPARE.with(|spare| spare.set(Some(buffers)));
+    }
+    outcome
+}
+
+thread_local! {
+    /// Each thread's search buffers, kept from one search to the next: a batch of
+    /// small puzzles then allocates almost nothing per puzzle.
+    static SPARE: Cell<Option<Box<engine::Buffers>>> = const { Cell::new(None) };
+}
+
+/// Searches a filled layout.
+fn run(
+    layout: &engine::Layout,
+    buffers: &mut engine::SearchBuffers,
+    candidates: Option<&[Digits]>,
+    limit: usize,
+    budget: &mut Budget,
+) -> SearchOutcome {
+    let mut search = match engine::Search::new(layout, limit.max(2), budget, buffers) {
         Ok(search) => search,
         Err(why) => return SearchOutcome::stopped_by(why),
     };
     search.run(candidates);
-    let results = search.into_results();
+    let results = search.finish(buffers);
     let verdict = match results.solutions {
         _ if results.stopped.is_some() => Verdict::Unknown,
         0 => Verdict::Impossible,

@@ -257,10 +257,18 @@ impl Grader {
         match &self.start {
             Some(start) => (start.clone(), self.start_singles().to_vec()),
             None => {
-                let mut state = State::from_layout(Arc::clone(&self.layout));
-                let singles = state.propagate().unwrap_or_default();
+                // Propagation fails (within the grader's limits, like a run).
+                let mut budget = self.budget();
+                let mut state =
+                    match State::from_layout_within(Arc::clone(&self.layout), &mut budget) {
+                        Ok(mut state) => {
+                            let _ = state.propagate_within(&mut budget, None);
+                            state
+                        }
+                        Err(_) => State::unfiltered(Arc::clone(&self.layout)),
+                    };
                 state.forget_changed_cages();
-                (state, singles)
+                (state, Vec::new())
             }
         }
     }
@@ -269,8 +277,15 @@ impl Grader {
     /// when it finds a contradiction).
     fn start_singles(&self) -> &[Step] {
         self.start_singles.get_or_init(|| {
-            let mut state = State::from_layout(Arc::clone(&self.layout));
-            state.propagate().unwrap_or_default()
+            // Within the grader's limits: past its deadline the log keeps the
+            // singles found so far (the run then ends with `timeout` at once).
+            let mut budget = self.budget();
+            let mut singles = Vec::new();
+            if let Ok(mut state) = State::from_layout_within(Arc::clone(&self.layout), &mut budget)
+            {
+                let _ = state.propagate_within(&mut budget, Some(&mut singles));
+            }
+            singles
         })
     }
 
@@ -342,9 +357,16 @@ impl Grader {
         let (mut state, mut status) = match &self.start {
             Some(state) => (state.clone(), count_stopped.map(Status::of)),
             None => {
-                // Propagation fails: report the grid where it stopped.
-                let mut state = State::from_layout(Arc::clone(&self.layout));
-                let _ = state.propagate_quietly();
+                // Propagation fails: report the grid where it stopped (or where
+                // the deadline found it).
+                let mut budget = self.budget();
+                let state = match State::from_layout_within(Arc::clone(&self.layout), &mut budget) {
+                    Ok(mut state) => {
+                        let _ = state.propagate_within(&mut budget, None);
+                        state
+                    }
+                    Err(_) => State::unfiltered(Arc::clone(&self.layout)),
+                };
                 let status = match count_stopped {
                     Some(why) => Status::of(why),
                     None => {

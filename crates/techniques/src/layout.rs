@@ -47,6 +47,9 @@ pub struct Layout {
 /// start and one per run, with one to spare (each holds a live bit per combination).
 const STATES_PER_LAYOUT: usize = 4;
 
+/// Footprints worked out between two charges to the budget.
+const FOOTPRINT_BLOCK: usize = 4096;
+
 impl Layout {
     /// Builds the layout, enumerating every cage's combinations, within the default
     /// [`Limits`].
@@ -84,7 +87,6 @@ impl Layout {
                 + STATES_PER_LAYOUT * total.div_ceil(8)
                 + 8 * cages * cages.div_ceil(64),
         )?;
-        budget.spend((total * fp_words) as u64)?;
         let mut footprints = vec![0u64; total * fp_words];
         let mut at = 0;
         for id in puzzle.cage_ids() {
@@ -101,17 +103,28 @@ impl Layout {
                 let (r0, c0) = table_cache::line_origin(&puzzle, cells);
                 let (rows_at, cols_at) = (r0 * n, (n + c0) * n);
                 let fps = &mut footprints[at * fp_words..(at + lines.len()) * fp_words];
-                for (fp, &(rows, cols)) in fps.chunks_exact_mut(fp_words).zip(lines) {
-                    let bits = u128::from(rows) << rows_at | u128::from(cols) << cols_at;
-                    fp[0] = bits as u64;
-                    if let Some(high) = fp.get_mut(1) {
-                        *high = (bits >> 64) as u64;
+                // A charge per block of combinations, so that the deadline is
+                // looked at while a huge table is worked through.
+                for (fps, lines) in fps
+                    .chunks_mut(FOOTPRINT_BLOCK * fp_words)
+                    .zip(lines.chunks(FOOTPRINT_BLOCK))
+                {
+                    budget.spend((lines.len() * fp_words) as u64)?;
+                    for (fp, &(rows, cols)) in fps.chunks_exact_mut(fp_words).zip(lines) {
+                        let bits = u128::from(rows) << rows_at | u128::from(cols) << cols_at;
+                        fp[0] = bits as u64;
+                        if let Some(high) = fp.get_mut(1) {
+                            *high = (bits >> 64) as u64;
+                        }
                     }
                 }
                 at += table.len();
                 continue;
             }
             for i in 0..table.len() {
+                if i.is_multiple_of(FOOTPRINT_BLOCK) {
+                    budget.spend((FOOTPRINT_BLOCK.min(table.len() - i) * fp_words) as u64)?;
+                }
                 let fp = &mut footprints[(at + i) * fp_words..(at + i + 1) * fp_words];
                 for (pos, &d) in table.row(i).iter().enumerate() {
                     for &r in &cell_regions[cells[pos].index()][..per_cell] {

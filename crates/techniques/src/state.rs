@@ -9,6 +9,10 @@ use kenken_model::{Budget, CageId, CellId, Digit, Digits, Exhausted, Puzzle, MAX
 use std::sync::Arc;
 use thiserror::Error;
 
+/// Combinations read between two charges to a budget when a cage's candidates are
+/// worked out from all of them.
+const CHARGE_EVERY: usize = 4096;
+
 /// Propagation ran into an empty cell or an empty cage: the state has no solution.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
 pub enum Contradiction {
@@ -99,11 +103,21 @@ impl State {
 
     /// The initial state over an already built layout.
     pub fn from_layout(layout: Arc<Layout>) -> State {
+        State::from_layout_within(layout, &mut Budget::unlimited())
+            .unwrap_or_else(|why| unreachable!("an unlimited budget ran out: {why}"))
+    }
+
+    /// [`State::from_layout`] spending a unit per combination read on `budget`: a
+    /// puzzle with huge tables gives up at its deadline.
+    pub fn from_layout_within(
+        layout: Arc<Layout>,
+        budget: &mut Budget,
+    ) -> Result<State, Exhausted> {
         let mut s = State::unfiltered(layout);
         for cage in 0..s.layout.cage_count() {
-            s.recompute_candidates(CageId::new(cage));
+            s.recompute_candidates(CageId::new(cage), budget)?;
         }
-        s
+        Ok(s)
     }
 
     /// The initial state with every digit a candidate of every cell, every cage
@@ -478,7 +492,7 @@ impl State {
         Ok(())
     }
 
-    fn recompute_candidates(&mut self, cage: CageId) {
+    fn recompute_candidates(&mut self, cage: CageId, budget: &mut Budget) -> Result<(), Exhausted> {
         let layout = &self.layout;
         let cells = layout.cage_cells(cage);
         let mut union = [Digits::EMPTY; 64];
@@ -490,7 +504,11 @@ impl State {
             extra.resize(width, Digits::EMPTY);
             &mut extra
         };
-        for i in self.live_combinations(cage) {
+        let count = self.live_count[cage.index()];
+        for (k, i) in self.live_combinations(cage).enumerate() {
+            if k.is_multiple_of(CHARGE_EVERY) {
+                budget.spend(CHARGE_EVERY.min(count - k) as u64)?;
+            }
             for (u, &d) in union.iter_mut().zip(layout.combination(cage, i)) {
                 u.insert(d);
             }
@@ -498,6 +516,7 @@ impl State {
         for (pos, &c) in cells.iter().enumerate() {
             self.cand[c.index()] &= union[pos];
         }
+        Ok(())
     }
 
     /// Appends to `out` the (cell, digit) eliminations that removing the

@@ -72,6 +72,24 @@ fn timeout_gives_up_and_says_so() {
     assert_eq!(o.status.code(), Some(2));
 }
 
+#[test]
+fn a_limit_is_named_as_such() {
+    // A 12×12 of whole-row `+` cages: its tables need more than the default memory
+    // limit (no --timeout given, so none is mentioned).
+    let mut text = String::from("# 12\n");
+    for row in 'A'..='L' {
+        let cells: Vec<String> = (1..=12).map(|c| format!("{row}{c}")).collect();
+        text += &format!("+ 78 {}\n", cells.join(" "));
+    }
+    let o = grader(&["solve", &text]);
+    assert_eq!(o.status.code(), Some(3), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert_eq!(
+        out.trim_end(),
+        "limit (it needs more memory than the limit of 512 MiB: the number of solutions is unknown)"
+    );
+}
+
 /// `solution` of a `solve --many` row: the grid's digits in reading order.
 fn digits(grid: &str) -> String {
     grid.split_whitespace().collect()

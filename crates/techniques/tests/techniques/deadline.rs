@@ -162,3 +162,35 @@ fn a_far_deadline_changes_nothing() {
         Status::Solved
     );
 }
+
+/// Found by the grading fuzz test: nine whole-row `+` cages, two of them with a
+/// wrong sum. Building the grader's tables, the search's layout and the first
+/// propagation each work through millions of combinations; each must look at the
+/// deadline on the way (the search's layout and a node's propagation once went
+/// 150 ms past a 10 ms deadline).
+#[test]
+fn huge_tables_do_not_hold_a_deadline_up() {
+    let p = read("9:zzv_72,a15a45a45a45a49a45a45a45a45");
+    let t = tables(&p);
+    for ms in [10, 60, 150, 250] {
+        let started = Instant::now();
+        let limits = Limits::new().until(Some(started + Duration::from_millis(ms)));
+        if let Ok(grader) = Grader::with_limits(&p, limits) {
+            for options in [Options::default(), Options::cage_combinations_only()] {
+                let _ = grader.grade(options, true);
+            }
+        }
+        let over = started.elapsed().saturating_sub(Duration::from_millis(ms));
+        assert!(over < Duration::from_millis(100), "{over:?} past {ms} ms");
+
+        let started = Instant::now();
+        let deadline = Some(started + Duration::from_millis(ms));
+        let out = count_solutions_with_deadline(&p, &t, None, 2, deadline);
+        let over = started.elapsed().saturating_sub(Duration::from_millis(ms));
+        assert!(over < Duration::from_millis(100), "{over:?} past {ms} ms");
+        assert!(matches!(
+            out.verdict,
+            Verdict::Unknown | Verdict::Impossible
+        ));
+    }
+}

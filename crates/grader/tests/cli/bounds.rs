@@ -1,0 +1,87 @@
+//! Hard bounds: the pathological corpus (`puzzles/pathological/pathological.json`:
+//! whole-line cages, giant cages, huge products, domino chains, 16×16 grids) through
+//! `batch --timeout 1 --jobs 2` in an address space of 2 GiB. Every row must come
+//! out, in input order, with a status, each within the timeout plus half a second,
+//! the whole batch within that much per row on two workers, and the process must
+//! end normally (no abort on a failed allocation, exit code 0: timeouts and limits
+//! are statuses, not errors).
+
+use super::{stderr, stdout, GRADER};
+use serde_json::Value;
+use std::path::PathBuf;
+use std::process::Command;
+use std::time::{Duration, Instant};
+
+/// The address-space limit the batch runs under.
+const ADDRESS_SPACE: u64 = 2 << 30;
+/// `--timeout`, seconds.
+const TIMEOUT: f64 = 1.0;
+/// How far past `--timeout` a row may end.
+const GRACE: f64 = 0.5;
+
+fn pathological() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../puzzles/pathological/pathological.json")
+}
+
+#[test]
+fn pathological_puzzles_stay_within_time_and_memory() {
+    let path = pathological();
+    let text = std::fs::read_to_string(&path).expect("cannot read pathological.json");
+    let puzzles: Vec<String> = serde_json::from_str(&text).expect("a JSON array of strings");
+    assert!(puzzles.len() >= 30, "{} puzzles", puzzles.len());
+
+    // `prlimit` (util-linux) sets the limit for the child alone, without unsafe
+    // code in the test.
+    let started = Instant::now();
+    let output = Command::new("prlimit")
+        .arg(format!("--as={ADDRESS_SPACE}"))
+        .arg("--")
+        .arg(GRADER)
+        .args(["batch", "--format", "ndjson", "--times", "--jobs", "2"])
+        .args(["--timeout", &TIMEOUT.to_string()])
+        .arg(&path)
+        .output()
+        .expect("cannot run prlimit (util-linux) with the grader");
+    let took = started.elapsed();
+
+    let err = stderr(&output);
+    assert_eq!(output.status.code(), Some(0), "{:?}\n{err}", output.status);
+    assert!(!err.contains("panicked"), "{err}");
+    assert!(!err.contains("memory allocation"), "{err}");
+
+    let out = stdout(&output);
+    let rows: Vec<Value> = out
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("{e}: {l}")))
+        .collect();
+    assert_eq!(rows.len(), puzzles.len(), "{out}");
+    for (i, (row, puzzle)) in rows.iter().zip(&puzzles).enumerate() {
+        assert_eq!(row["index"], i + 1, "row {i}: {row}");
+        assert_eq!(row["puzzle"].as_str(), Some(puzzle.as_str()), "row {i}");
+        let status = row["status"].as_str().unwrap_or_default();
+        assert!(
+            [
+                "solved",
+                "stuck",
+                "ambiguous",
+                "impossible",
+                "timeout",
+                "limit"
+            ]
+            .contains(&status),
+            "row {}: status {status:?}",
+            i + 1
+        );
+        let ms = row["ms"].as_f64().expect("--times gives each row its time");
+        assert!(
+            ms <= (TIMEOUT + GRACE) * 1e3,
+            "puzzle {} took {ms} ms ({status})",
+            i + 1
+        );
+    }
+
+    // Two workers: half the rows each, one after another, plus the start-up.
+    let per_worker = puzzles.len().div_ceil(2) as f64;
+    let bound = Duration::from_secs_f64(per_worker * (TIMEOUT + GRACE) + 5.0);
+    assert!(took <= bound, "{took:?} for {} rows", rows.len());
+}
