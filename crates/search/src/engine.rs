@@ -1,4 +1,4 @@
-//! The search itself: a flat, index-based layout of the puzzle and a backtracking
+//! The search itself: the puzzle flattened into index-based vectors and a backtracking
 //! search over per-level copies of a small state.
 //!
 //! Everything is plain integers in flat vectors (cells as `u16`, digit sets as raw
@@ -10,14 +10,14 @@ use bitvec::field::BitField;
 use kenken_model::{bits, Budget, Combinations, Digit, Digits, Exhausted, Puzzle};
 use std::borrow::Borrow;
 
-/// Where a cage's data lives in the flat vectors of [`Layout`].
+/// Where a cage's data lives in the flat vectors of [`FlatPuzzle`].
 #[derive(Clone, Copy, Debug)]
 struct CageInfo {
-    /// Start of the cage's cells in `Layout::cage_cells`.
+    /// Start of the cage's cells in `FlatPuzzle::cage_cells`.
     cells: usize,
     /// Number of cells (the width of every combination).
     width: usize,
-    /// Start of the cage's combinations in `Layout::combo_bits`.
+    /// Start of the cage's combinations in `FlatPuzzle::combo_bits`.
     combos: usize,
     /// Number of combinations.
     count: usize,
@@ -25,15 +25,15 @@ struct CageInfo {
     words: usize,
     /// Number of live words (`ceil(combinations / 64)`).
     nwords: usize,
-    /// Start of the cage's digit masks in `Layout::masks`: for cage position `pos`
+    /// Start of the cage's digit masks in `FlatPuzzle::masks`: for cage position `pos`
     /// and digit `d`, `nwords` words at `masks + (pos * n + d - 1) * nwords` mark
     /// the combinations that put `d` there.
     masks: usize,
-    /// The cage's parts (range of `Layout::parts`).
+    /// The cage's parts (range of `FlatPuzzle::parts`).
     parts: usize,
     nparts: usize,
-    /// Start of the cage's combinations in `Layout::packed` and
-    /// `Layout::packed_parts`, when it has at most [`PACKED`] cells and parts
+    /// Start of the cage's combinations in `FlatPuzzle::packed` and
+    /// `FlatPuzzle::packed_parts`, when it has at most [`PACKED`] cells and parts
     /// (`usize::MAX` otherwise).
     packed: usize,
 }
@@ -81,7 +81,7 @@ pub(crate) fn encode(
 }
 
 /// Combinations (or table rows) worked through between two looks at a budget
-/// while a layout is built: a huge table must not hold a deadline up.
+/// while a flat puzzle is built: a huge table must not hold a deadline up.
 const BLOCK: usize = 4096;
 
 /// [`encode`] for a cage of `W` cells, packed.
@@ -138,20 +138,20 @@ fn pack_parts(packed: &[u64], part_pos: &[u8], out: &mut [u64]) {
 #[derive(Clone, Copy, Debug)]
 struct Part {
     cage: usize,
-    /// Index of the house in `Layout::houses` (in units of `n` cells).
+    /// Index of the house in `FlatPuzzle::houses` (in units of `n` cells).
     house: usize,
-    /// Range of cage positions in `Layout::part_pos`.
+    /// Range of cage positions in `FlatPuzzle::part_pos`.
     pos: usize,
     len: usize,
 }
 
 /// The puzzle, flattened for the search. Immutable while searching.
 ///
-/// A thread keeps its last layout (see [`Buffers`]) and fills it again for the
+/// A thread keeps its last flat puzzle (see [`Buffers`]) and fills it again for the
 /// next puzzle: the vectors keep their memory, and the houses are kept as they are
 /// when the grid has the same size and boxes.
 #[derive(Default)]
-pub(super) struct Layout {
+pub(super) struct FlatPuzzle {
     n: usize,
     ncells: usize,
     /// All digits 1..=N as a mask.
@@ -194,8 +194,8 @@ pub(super) struct Layout {
     total_words: usize,
 }
 
-impl Layout {
-    /// Flattens `puzzle` with the live combinations of `tables` into this layout
+impl FlatPuzzle {
+    /// Flattens `puzzle` with the live combinations of `tables` into this flat puzzle
     /// (whatever it held before), reserving its bytes on `budget` first (they stay
     /// reserved while the search runs).
     ///
@@ -239,7 +239,7 @@ impl Layout {
         self.finish(None, budget)
     }
 
-    /// [`Layout::fill`] from tables already in the search's form: their rows,
+    /// [`FlatPuzzle::fill`] from tables already in the search's form: their rows,
     /// masks and packed words are copied instead of worked out.
     ///
     /// Panics when `tables` does not match the puzzle's cages (see
@@ -271,9 +271,9 @@ impl Layout {
         self.finish(Some(tables), budget)
     }
 
-    /// Reserves the bytes of a layout for tables of these (length, width) on
+    /// Reserves the bytes of a flat puzzle for tables of these (length, width) on
     /// `budget`. (The work, a unit per digit and mask word, is spent as the
-    /// layout is filled, so that the deadline is looked at on the way.)
+    /// flat puzzle is filled, so that the deadline is looked at on the way.)
     fn reserve(
         n: usize,
         tables: impl Iterator<Item = (usize, usize)> + Clone,
@@ -521,7 +521,7 @@ impl Layout {
         true
     }
 
-    /// The other cells of the houses of `cell` (see [`Layout::peers`]).
+    /// The other cells of the houses of `cell` (see [`FlatPuzzle::peers`]).
     #[inline]
     fn peers_of(&self, cell: usize) -> &[u16] {
         &self.peers[self.peer_start[cell] as usize..self.peer_start[cell + 1] as usize]
@@ -646,7 +646,7 @@ impl Layout {
         true
     }
 
-    /// The second half of [`Layout::revise`] when few combinations are live:
+    /// The second half of [`FlatPuzzle::revise`] when few combinations are live:
     /// the cells' digits and what the cage forces on its houses, read from the
     /// live combinations one by one instead of digit by digit through the masks
     /// (whose words are then mostly zero). Same result, cheaper when the
@@ -703,7 +703,7 @@ impl Layout {
         true
     }
 
-    /// [`Layout::settle_sparse`] for a cage whose combinations are packed: the
+    /// [`FlatPuzzle::settle_sparse`] for a cage whose combinations are packed: the
     /// same result, a word operation per live combination.
     #[inline]
     fn settle_packed(&self, cage: usize, st: &mut LevelMut<'_>, work: &mut Work) -> bool {
@@ -948,7 +948,7 @@ fn spend_rows(w: usize, len: usize, width: usize, budget: &mut Budget) -> Result
 /// Narrows `cand[cell]` to `mask`, queueing the cell (and noting the removed digits
 /// for its cage) if it changed. False when no candidate is left.
 #[inline(always)]
-fn restrict(lay: &Layout, cand: &mut [u16], work: &mut Work, cell: usize, mask: u16) -> bool {
+fn restrict(lay: &FlatPuzzle, cand: &mut [u16], work: &mut Work, cell: usize, mask: u16) -> bool {
     // Most calls (a placed digit swept from its peers) change nothing.
     if cand[cell] & !mask == 0 {
         return true;
@@ -958,7 +958,7 @@ fn restrict(lay: &Layout, cand: &mut [u16], work: &mut Work, cell: usize, mask: 
 
 /// The changing half of [`restrict`], kept out of line.
 #[inline(never)]
-fn narrow(lay: &Layout, cand: &mut [u16], work: &mut Work, cell: usize, mask: u16) -> bool {
+fn narrow(lay: &FlatPuzzle, cand: &mut [u16], work: &mut Work, cell: usize, mask: u16) -> bool {
     let old = cand[cell];
     let new = old & mask;
     if new == 0 {
@@ -978,7 +978,7 @@ enum Flow {
     /// At a fixed point.
     Fixed,
     Contradiction,
-    /// Not done yet: [`PAUSE_UNITS`] of work were done (see [`Layout::propagate`]).
+    /// Not done yet: [`PAUSE_UNITS`] of work were done (see [`FlatPuzzle::propagate`]).
     Paused,
 }
 
@@ -988,7 +988,7 @@ enum Flow {
 /// thousand).
 const PAUSE_UNITS: u64 = 1 << 16;
 
-/// [`Layout::revise`] reads the live combinations one by one (rather than through
+/// [`FlatPuzzle::revise`] reads the live combinations one by one (rather than through
 /// the digit masks) when there are at most this many per word of its bitset.
 const SPARSE_PER_WORD: usize = 4;
 
@@ -1007,7 +1007,7 @@ enum Culprit {
 #[derive(Default)]
 struct Work {
     culprit: Culprit,
-    /// Scratch for [`Layout::settle_sparse`]: digits per cage cell, and digits
+    /// Scratch for [`FlatPuzzle::settle_sparse`]: digits per cage cell, and digits
     /// forced per cage part.
     union: Vec<u16>,
     forced: Vec<u16>,
@@ -1017,7 +1017,7 @@ struct Work {
     cage_queued: Vec<bool>,
     /// Per cell, digits removed since its cage was last revised.
     pend: Vec<u16>,
-    /// Per cage, combinations struck off outside [`Layout::revise`] (by claiming),
+    /// Per cage, combinations struck off outside [`FlatPuzzle::revise`] (by claiming),
     /// or never looked at (at the root): the next revision must narrow its cells
     /// and point even if no candidate was removed.
     stale: Vec<bool>,
@@ -1046,8 +1046,8 @@ impl Work {
         }
     }
 
-    /// Empty queues for a layout (keeping the vectors' memory).
-    fn reset(&mut self, lay: &Layout) {
+    /// Empty queues for a flat puzzle (keeping the vectors' memory).
+    fn reset(&mut self, lay: &FlatPuzzle) {
         let (ncells, ncages) = (lay.ncells, lay.cages.len());
         self.culprit = Culprit::None;
         let width = lay.cages.iter().map(|i| i.width).max().unwrap_or(0);
@@ -1119,12 +1119,12 @@ impl SearchBuffers {
     }
 }
 
-/// Everything a search allocates: a layout and the search's vectors. A thread
+/// Everything a search allocates: a flat puzzle and the search's vectors. A thread
 /// keeps one set between searches (see `count_solutions_within`), so a batch of
 /// small puzzles allocates almost nothing per puzzle.
 #[derive(Default)]
 pub(super) struct Buffers {
-    pub layout: Layout,
+    pub flat: FlatPuzzle,
     pub search: SearchBuffers,
 }
 
@@ -1135,13 +1135,13 @@ impl Buffers {
 
     /// The bytes its vectors hold.
     pub fn capacity_bytes(&self) -> usize {
-        self.layout.capacity_bytes() + self.search.capacity_bytes()
+        self.flat.capacity_bytes() + self.search.capacity_bytes()
     }
 }
 
-/// A backtracking search over one [`Layout`].
+/// A backtracking search over one [`FlatPuzzle`].
 pub(super) struct Search<'a, 'b> {
-    lay: &'a Layout,
+    lay: &'a FlatPuzzle,
     limit: usize,
     /// Per level: candidates, live words and live counts, at fixed strides.
     cand: Vec<u16>,
@@ -1175,7 +1175,7 @@ impl<'a, 'b> Search<'a, 'b> {
     /// A search over `lay` in the vectors of `spare` (taken; [`Search::finish`]
     /// gives them back).
     pub(super) fn new(
-        lay: &'a Layout,
+        lay: &'a FlatPuzzle,
         limit: usize,
         budget: &'b mut Budget,
         spare: &mut SearchBuffers,
@@ -1208,7 +1208,7 @@ impl<'a, 'b> Search<'a, 'b> {
     }
 
     /// The bytes of one level's copy of the state.
-    fn level_bytes(lay: &Layout) -> usize {
+    fn level_bytes(lay: &FlatPuzzle) -> usize {
         2 * lay.ncells + 8 * lay.total_words + 4 * lay.cages.len()
     }
 

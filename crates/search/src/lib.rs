@@ -22,7 +22,7 @@
 //! * branch on the cage with the fewest live combinations.
 //!
 //! The combination tables are the model's ([`kenken_model::Combinations::enumerate`]),
-//! copied into the search's flat layout (live combinations only, as digit bits,
+//! copied into the search's flat puzzle (live combinations only, as digit bits,
 //! with per-digit masks and, for cages of up to four cells, each combination packed
 //! in one word). A caller that meets the same kinds of cages again and again (a
 //! batch) can keep them in that form ([`SearchTable`], [`count_solutions_prepared`]).
@@ -198,7 +198,7 @@ pub fn count_solutions_with_deadline(
 /// ambiguity. A search that reaches `limit` or exhausts the space first is an
 /// ordinary one.
 ///
-/// Tables may be held any way (a layout shares its tables through
+/// Tables may be held any way (the grader shares its tables through
 /// [`std::sync::Arc`]s).
 ///
 /// # Panics
@@ -212,9 +212,9 @@ pub fn count_solutions_within(
     budget: &mut Budget,
 ) -> SearchOutcome {
     with_buffers(|buffers| {
-        let engine::Buffers { layout, search } = buffers;
-        match layout.fill(puzzle, tables, budget) {
-            Ok(()) => run(layout, search, candidates, limit, budget),
+        let engine::Buffers { flat, search } = buffers;
+        match flat.fill(puzzle, tables, budget) {
+            Ok(()) => run(flat, search, candidates, limit, budget),
             Err(why) => SearchOutcome::stopped_by(why),
         }
     })
@@ -237,9 +237,9 @@ pub fn count_solutions_prepared(
 ) -> SearchOutcome {
     let tables: Vec<&SearchTable> = tables.iter().map(Borrow::borrow).collect();
     with_buffers(|buffers| {
-        let engine::Buffers { layout, search } = buffers;
-        match layout.fill_prepared(puzzle, &tables, budget) {
-            Ok(()) => run(layout, search, candidates, limit, budget),
+        let engine::Buffers { flat, search } = buffers;
+        match flat.fill_prepared(puzzle, &tables, budget) {
+            Ok(()) => run(flat, search, candidates, limit, budget),
             Err(why) => SearchOutcome::stopped_by(why),
         }
     })
@@ -263,15 +263,15 @@ thread_local! {
     static SPARE: Cell<Option<Box<engine::Buffers>>> = const { Cell::new(None) };
 }
 
-/// Searches a filled layout.
+/// Searches a filled flat puzzle.
 fn run(
-    layout: &engine::Layout,
+    flat: &engine::FlatPuzzle,
     buffers: &mut engine::SearchBuffers,
     candidates: Option<&[Digits]>,
     limit: usize,
     budget: &mut Budget,
 ) -> SearchOutcome {
-    let mut search = match engine::Search::new(layout, limit.max(2), budget, buffers) {
+    let mut search = match engine::Search::new(flat, limit.max(2), budget, buffers) {
         Ok(search) => search,
         Err(why) => return SearchOutcome::stopped_by(why),
     };

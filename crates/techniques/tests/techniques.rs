@@ -1,7 +1,8 @@
 //! Integration tests of the techniques crate, in one test binary: each
 //! technique's step on a hand-made pencil-mark position (`steps`), the whole corpus
 //! graded with every step checked (`corpus`), agreement with the reference
-//! solver (`reference`), and the bounds every run keeps (`deadline`).
+//! solver (`reference`), the bounds every run keeps (`deadline`), and random
+//! and mutated puzzles graded under a short deadline (`fuzz`).
 
 mod common;
 
@@ -9,6 +10,8 @@ mod common;
 mod corpus;
 #[path = "techniques/deadline.rs"]
 mod deadline;
+#[path = "techniques/fuzz.rs"]
+mod fuzz;
 #[path = "techniques/reference.rs"]
 mod reference;
 #[path = "techniques/steps.rs"]

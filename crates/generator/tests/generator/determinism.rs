@@ -1,7 +1,7 @@
 //! The same seed and request give the same puzzles whatever the number of
 //! threads, and a puzzle's own seed makes it again as the first of a run.
 
-mod common;
+use crate::common;
 
 use kenken_formats::tatham;
 use kenken_generator::Request;

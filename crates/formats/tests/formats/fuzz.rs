@@ -18,7 +18,7 @@
 //! batches and positions:
 //!
 //! ```sh
-//! cargo test --release -p kenken-formats --test fuzz -- --ignored --nocapture
+//! cargo test --release -p kenken-formats --test formats -- --ignored --nocapture
 //! ```
 
 use kenken_formats::batch;
@@ -359,18 +359,18 @@ impl Element {
 }
 
 #[derive(Clone, Copy, Debug)]
-enum Layout {
+enum BatchShape {
     Array,
     Ndjson,
     Categories,
     Lines,
 }
 
-/// A batch input: its layout, its elements, a split of them into categories,
+/// A batch input: its shape, its elements, a split of them into categories,
 /// whether lines end in CRLF and start with a byte-order mark.
 #[derive(Clone, Debug)]
 struct Doc {
-    layout: Layout,
+    shape: BatchShape,
     elements: Vec<Element>,
     split: Index,
     crlf: bool,
@@ -381,10 +381,10 @@ impl Doc {
     fn bytes(&self) -> Vec<u8> {
         let nl = if self.crlf { "\r\n" } else { "\n" };
         let json: Vec<String> = self.elements.iter().map(Element::json).collect();
-        let text = match self.layout {
-            Layout::Array => format!("[{}]", json.join(&format!(",{nl} "))),
-            Layout::Ndjson => json.iter().map(|j| format!("{j}{nl}")).collect(),
-            Layout::Categories => {
+        let text = match self.shape {
+            BatchShape::Array => format!("[{}]", json.join(&format!(",{nl} "))),
+            BatchShape::Ndjson => json.iter().map(|j| format!("{j}{nl}")).collect(),
+            BatchShape::Categories => {
                 let cut = self.split.index(json.len() + 1);
                 format!(
                     "{{{nl} \"first\": [{}],{nl} \"second\": [{}]{nl}}}",
@@ -392,7 +392,7 @@ impl Doc {
                     json[cut..].join(", ")
                 )
             }
-            Layout::Lines => self
+            BatchShape::Lines => self
                 .elements
                 .iter()
                 .map(|e| match e {
@@ -424,27 +424,27 @@ impl Doc {
 }
 
 fn doc() -> impl Strategy<Value = Doc> {
-    let layout = prop_oneof![
-        Just(Layout::Array),
-        Just(Layout::Ndjson),
-        Just(Layout::Categories),
-        Just(Layout::Lines)
+    let shape = prop_oneof![
+        Just(BatchShape::Array),
+        Just(BatchShape::Ndjson),
+        Just(BatchShape::Categories),
+        Just(BatchShape::Lines)
     ];
     (
-        layout,
+        shape,
         prop::collection::vec(element(), 0..12),
         any::<Index>(),
         any::<bool>(),
         any::<bool>(),
     )
-        .prop_map(|(layout, mut elements, split, crlf, bom)| {
+        .prop_map(|(shape, mut elements, split, crlf, bom)| {
             // NDJSON and plain lines are told by their first line: a puzzle
             // string.
-            if matches!(layout, Layout::Ndjson | Layout::Lines) {
+            if matches!(shape, BatchShape::Ndjson | BatchShape::Lines) {
                 elements.insert(0, Element::Puzzle(SEEDS[2]));
             }
             Doc {
-                layout,
+                shape,
                 elements,
                 split,
                 crlf,

@@ -2,7 +2,7 @@
 //! written game ID by the exhaustive solver and a fresh grader: nothing of the
 //! generator's own bookkeeping is trusted.
 
-mod common;
+use crate::common;
 
 use kenken_formats::{tatham, Strictness};
 use kenken_generator::Request;

@@ -2,7 +2,7 @@
 //! near those of Tatham's Keen (Unreasonable) at the same size, and they have no
 //! more givens than allowed.
 
-mod common;
+use crate::common;
 
 use kenken_formats::tatham;
 use kenken_generator::{Request, ShapeStats};

@@ -1,7 +1,5 @@
 //! Helpers shared by the generator's integration tests.
 
-#![allow(dead_code)]
-
 use kenken_generator::{generate, Event, Generated, Request, RunLimits};
 
 /// The puzzles of a run with this seed on a pool of `jobs` threads.

@@ -2,7 +2,7 @@
 //! every ID (Debian's sgt-puzzles; the test is skipped with a message when it is
 //! not installed, CI installs it).
 
-mod common;
+use crate::common;
 
 use kenken_formats::tatham;
 use kenken_generator::Request;

@@ -1,0 +1,16 @@
+//! Integration tests of the generator crate, in one test binary: determinism
+//! whatever the threads (`determinism`), every puzzle unique and in its band,
+//! checked from its written ID (`properties`), the cage-size and operation mix
+//! against Tatham's (`shape`), and `--strict` IDs played by Simon Tatham's own
+//! program (`keen`).
+
+#[path = "generator/common.rs"]
+mod common;
+#[path = "generator/determinism.rs"]
+mod determinism;
+#[path = "generator/keen.rs"]
+mod keen;
+#[path = "generator/properties.rs"]
+mod properties;
+#[path = "generator/shape.rs"]
+mod shape;
