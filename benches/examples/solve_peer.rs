@@ -16,16 +16,19 @@
 //!
 //! Per size, `--count` puzzles are made once with `sgt-keen --generate COUNT
 //! <size><level>` (Debian's `sgt-puzzles`) and kept in the system's temporary
-//! directory, so that later runs time the same puzzles. By default 1 000 for 4×4
-//! to 7×7 and 200 for 8×8 and 9×9: starting a process takes each program 1–2 ms,
-//! as long as solving a few hundred small puzzles, and a batch is meant for many
-//! puzzles; at 8×8 and 9×9 the peer already takes seconds on 200. Each is written in the
+//! directory, so that later runs time the same puzzles. By default 10 000 for 4×4
+//! to 6×6, 1 000 for 7×7 and 200 for 8×8 and 9×9: starting a process takes each
+//! program about 1 ms, as long as solving a hundred or more small puzzles, and a
+//! batch is meant for many puzzles; at 8×8 and 9×9 the peer already takes seconds
+//! on 200. Each is written in the
 //! peer's format (one file each) and as a line of a game-ID file for `grader solve
 //! --many`. Both are first run once and checked (every puzzle solved, every one
 //! unique), then timed `--runs` times, alternately, from spawning the process to
 //! its exit, output discarded; the table gives the best and the median of each and
 //! the ratios (the peer's time over ours). `--jobs` is passed to the grader
-//! (default: its own, every core); the peer runs on one thread.
+//! (default: its own, every core); the peer runs on one thread. When the run
+//! has every size from 4×4 to 7×7, a last row times a mixed batch: the first 200
+//! puzzles of each of them, 800 in one process.
 
 use kenken_formats::tatham;
 use kenken_model::{Op, Puzzle};
@@ -130,7 +133,9 @@ fn settings() -> Result<Settings, String> {
 
 /// Puzzles per size when `--count` is not given (see the module documentation).
 fn default_count(size: usize) -> usize {
-    if size <= 7 {
+    if size <= 6 {
+        10_000
+    } else if size == 7 {
         1000
     } else {
         200
@@ -150,10 +155,11 @@ fn default_grader() -> PathBuf {
         .unwrap_or_else(|| PathBuf::from("target/release/grader"))
 }
 
-/// The puzzles of one size: the game-ID file for `grader solve --many` and the
-/// peer's files.
+/// The puzzles of one row of the table: the game-ID file for `grader solve
+/// --many` and the peer's files.
 struct Batch {
-    size: usize,
+    /// `4x4`, …, or `4x4-7x7` for the mixed batch.
+    label: String,
     ids: PathBuf,
     peer_files: Vec<PathBuf>,
 }
@@ -164,6 +170,10 @@ fn run(settings: &Settings) -> Result<(), String> {
     let mut batches = Vec::new();
     for &size in &settings.sizes {
         let batch = prepare(&dir, size, settings)?;
+        check(&batch, settings)?;
+        batches.push(batch);
+    }
+    if let Some(batch) = mixed(&dir, &batches, settings)? {
         check(&batch, settings)?;
         batches.push(batch);
     }
@@ -182,7 +192,7 @@ fn run(settings: &Settings) -> Result<(), String> {
     println!("peer:   {} FILE…", settings.peer.display());
     println!();
     println!(
-        "{:>4} {:>7} | {:>11} {:>11} | {:>11} {:>11} | {:>10} {:>10}",
+        "{:>7} {:>7} | {:>11} {:>11} | {:>11} {:>11} | {:>10} {:>10}",
         "size",
         "puzzles",
         "peer best",
@@ -204,8 +214,8 @@ fn run(settings: &Settings) -> Result<(), String> {
         let ratio = |a: Duration, b: Duration| a.as_secs_f64() / b.as_secs_f64();
         let ms = |d: Duration| format!("{:.2} ms", d.as_secs_f64() * 1e3);
         println!(
-            "{:>4} {:>7} | {:>11} {:>11} | {:>11} {:>11} | {:>9.1}x {:>9.1}x",
-            format!("{0}x{0}", batch.size),
+            "{:>7} {:>7} | {:>11} {:>11} | {:>11} {:>11} | {:>9.1}x {:>9.1}x",
+            batch.label,
             batch.peer_files.len(),
             ms(peer_best),
             ms(peer_median),
@@ -272,10 +282,47 @@ fn prepare(dir: &Path, size: usize, settings: &Settings) -> Result<Batch, String
         ));
     }
     Ok(Batch {
-        size,
+        label: format!("{size}x{size}"),
         ids,
         peer_files,
     })
+}
+
+/// Puzzles of each size in the mixed batch.
+const MIXED_PER_SIZE: usize = 200;
+
+/// The mixed batch, when the run has every size from 4×4 to 7×7: the first
+/// [`MIXED_PER_SIZE`] puzzles of each, one process for all of them, the way a
+/// publisher's batch of small puzzles comes.
+fn mixed(dir: &Path, batches: &[Batch], settings: &Settings) -> Result<Option<Batch>, String> {
+    let mut ids = String::new();
+    let mut peer_files = Vec::new();
+    for size in 4..=7 {
+        let Some(batch) = batches.iter().find(|b| b.label == format!("{size}x{size}")) else {
+            return Ok(None);
+        };
+        if batch.peer_files.len() < MIXED_PER_SIZE {
+            return Ok(None);
+        }
+        let text = std::fs::read_to_string(&batch.ids)
+            .map_err(|e| format!("cannot read {}: {e}", batch.ids.display()))?;
+        for line in text
+            .lines()
+            .filter(|l| !l.trim().is_empty())
+            .take(MIXED_PER_SIZE)
+        {
+            ids.push_str(line);
+            ids.push('\n');
+        }
+        peer_files.extend_from_slice(&batch.peer_files[..MIXED_PER_SIZE]);
+    }
+    let path = dir.join(format!("mixed{}-{}.txt", settings.level, peer_files.len()));
+    std::fs::write(&path, ids).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+    Ok(Some(Batch {
+        label: "4x4-7x7".to_string(),
+        ids: path,
+        peer_files,
+    }))
 }
 
 fn sgt_keen() -> Result<PathBuf, String> {
@@ -360,8 +407,8 @@ fn check(batch: &Batch, settings: &Settings) -> Result<(), String> {
     let solved = text.lines().filter(|l| l.contains(" steps ")).count();
     if !out.status.success() || text.contains("***") || solved != batch.peer_files.len() {
         return Err(format!(
-            "the peer did not solve every {0}x{0} puzzle once: {solved} of {1}\n{2}",
-            batch.size,
+            "the peer did not solve every {0} puzzle once: {solved} of {1}\n{2}",
+            batch.label,
             batch.peer_files.len(),
             text.lines()
                 .filter(|l| l.contains("***"))
@@ -377,8 +424,8 @@ fn check(batch: &Batch, settings: &Settings) -> Result<(), String> {
     let unique = text.lines().filter(|l| l.ends_with("\tunique")).count();
     if !out.status.success() || unique != batch.peer_files.len() {
         return Err(format!(
-            "grader solve --many did not find every {0}x{0} puzzle unique: {unique} of {1}\n{2}",
-            batch.size,
+            "grader solve --many did not find every {0} puzzle unique: {unique} of {1}\n{2}",
+            batch.label,
             batch.peer_files.len(),
             String::from_utf8_lossy(&out.stderr)
         ));

@@ -23,13 +23,10 @@ use std::time::{Duration, Instant};
 ///
 /// Large, because a chunk is worked on by size (see [`work_chunk`]) and a longer
 /// run of puzzles of one size goes faster: each then comes after more puzzles like
-/// it, with the caches and branch predictors tuned to them. Measured on the
-/// reference file (`batch --jobs 1`, 15 runs each, per-puzzle medians), 2 048
-/// against 256: 3×3s 15 % faster, 4×4s 7 %, 5×5s 4 %, 9×9s 1 %. Memory stays flat
-/// (100 000 puzzles on two workers: peak 27–28 MiB instead of 20–21), and both
-/// cores are busier (fewer chunk ends leave a worker waiting); the cost is that on
-/// a stream the first rows come out only once the first chunk is read and worked
-/// on.
+/// it, with the caches and branch predictors tuned to them (the smaller the
+/// puzzles, the more this counts), and fewer chunk ends leave a worker waiting.
+/// Memory still stays flat, a chunk at a time; the cost is that on a stream the
+/// first rows come out only once the first chunk is read and worked on.
 pub const CHUNK_PER_JOB: usize = 2048;
 
 /// One entry of a batch to work on.
@@ -200,14 +197,14 @@ where
 /// up front ([`tatham::size_hint`]): it is read just before it is worked on; a job
 /// in another format is read first, to learn its size.
 ///
-/// * Working on a small puzzle right after a large one costs up to twice as much as
-///   after one of its own size, measured: the caches and branch predictors are
-///   then tuned to other tables and other loop counts. Grouped by size, nearly
+/// * Working on a small puzzle right after a large one costs more than after one
+///   of its own size: the caches and branch predictors are then tuned to other
+///   tables and other loop counts. Grouped by size, nearly
 ///   every puzzle runs warm; read right before it is worked on, its reading too.
 /// * Largest first, one puzzle per task, keeps the workers busy to the end of a
-///   chunk: the small puzzles fill in while the last large ones finish. (Measured
-///   on 20 000 puzzles: 187 % CPU on two cores; with rayon's default long runs of
-///   puzzles per task, which cannot be shared once started, 153–171 %.)
+///   chunk: the small puzzles fill in while the last large ones finish (rayon's
+///   default long runs of puzzles per task cannot be shared once started, and
+///   leave a core idle at the end of each chunk).
 /// * The process's one-time warm-up (its code fetched into the caches for the first
 ///   time) falls on a puzzle that takes milliseconds, not on a 3×3 that takes
 ///   microseconds once warm.

@@ -1373,8 +1373,8 @@ impl<'a, 'b> Search<'a, 'b> {
     /// beats a cell: at a fixed point a cell's candidates are exactly the digits
     /// its cage's live combinations put there, so an unplaced cell means a cage
     /// with two or more combinations, and one cage branch places all of its cells
-    /// (measured on the reference corpus: fewer nodes than branching on the cell
-    /// with the fewest candidates, several times fewer on its hardest puzzles).
+    /// (fewer nodes than branching on the cell with the fewest candidates, several
+    /// times fewer on the hardest puzzles).
     fn search(&mut self, lvl: usize) {
         let lay = self.lay;
         let ng = lay.cages.len();

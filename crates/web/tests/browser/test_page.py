@@ -49,7 +49,7 @@ def result(page):
 
 
 def test_page_is_small_and_paints_fast(page, server):
-    page.wait_for_function("performance.getEntriesByName('first-contentful-paint').length > 0")
+    page.wait_for_function("() => performance.getEntriesByName('first-contentful-paint').length > 0")
     timing = page.evaluate(
         """() => {
             const nav = performance.getEntriesByType('navigation')[0];

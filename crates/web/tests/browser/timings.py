@@ -39,7 +39,7 @@ def main():
             for _ in range(10):
                 page = browser.new_page()
                 page.goto(url)
-                page.wait_for_function("performance.getEntriesByName('first-contentful-paint').length > 0")
+                page.wait_for_function("() => performance.getEntriesByName('first-contentful-paint').length > 0")
                 t = page.evaluate(
                     """() => ({
                         paint: performance.getEntriesByName('first-contentful-paint')[0].startTime,
