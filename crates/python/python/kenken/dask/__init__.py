@@ -38,10 +38,11 @@ from typing import IO, Any, Iterator, Optional, Sequence
 from .. import _kenken
 from ..errors import OptionsError
 
-#: Puzzles per grading task: large enough that a task's overhead (a few
-#: milliseconds of scheduling and transfer) is small against its grading, small
-#: enough that every worker gets many tasks.
-DEFAULT_SHARD_SIZE = 4096
+#: Puzzles per grading task: large enough that a task's overhead (scheduling,
+#: transfer, and the client's and scheduler's CPU, which share the cores with the
+#: workers on a LocalCluster) is small against its grading, small enough that
+#: every worker gets many tasks and the shards in flight stay a few MiB.
+DEFAULT_SHARD_SIZE = 16384
 #: Attempts per generation task.
 DEFAULT_ATTEMPTS_PER_TASK = 2
 #: Tasks in flight per worker thread: enough to keep every worker busy while the
