@@ -199,8 +199,8 @@ where
 ///
 /// * Working on a small puzzle right after a large one costs more than after one
 ///   of its own size: the caches and branch predictors are then tuned to other
-///   tables and other loop counts. Grouped by size, nearly
-///   every puzzle runs warm; read right before it is worked on, its reading too.
+///   tables and other loop counts. Grouped by size, nearly every puzzle runs
+///   warm; read right before it is worked on, its reading too.
 /// * Largest first, one puzzle per task, keeps the workers busy to the end of a
 ///   chunk: the small puzzles fill in while the last large ones finish (rayon's
 ///   default long runs of puzzles per task cannot be shared once started, and

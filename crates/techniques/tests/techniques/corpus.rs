@@ -295,9 +295,10 @@ fn max_rating_stays_within_the_first_level_that_solves_each_puzzle() {
 
 /// Mode c (propagation and cage combinations only) on the whole corpus, every step
 /// checked. Left out of the regular run because of one puzzle: the reference's 9×9
-/// `Hardest` test grid alone takes about 40 s in mode c (the rest, 15 s).
+/// `Hardest` test grid takes most of it in mode c (a few seconds in a release
+/// build, minutes in a debug one).
 #[test]
-#[ignore = "about a minute, most of it one puzzle: run by .ci/run"]
+#[ignore = "slow in a debug build, most of it one puzzle: run by .ci/run"]
 fn mode_c_solves_every_puzzle_with_sound_steps() {
     let started = Instant::now();
     let entries = tatham_corpus();
