@@ -248,14 +248,16 @@ impl Request {
 
 /// Mutations per attempt: enough to climb from a random layout to the rare bands
 /// at each size, few enough that a hopeless attempt gives way to a fresh one. A
-/// 4×4 or 5×5 gets more than its cell count suggests: its rare bands lie several
+/// 5×5 gets more than its cell count suggests: its rare bands lie several
 /// plateaus above a random layout, and on so small a grid most steps come back to
-/// a candidate already judged, which costs next to nothing.
+/// a candidate already judged, which costs next to nothing. A 4×4 has so few
+/// layouts that a climb which has not arrived within a few hundred steps is
+/// usually circling one plateau, and a fresh solution and layout does better.
 fn default_climb_steps(size: usize) -> usize {
-    if size <= 5 {
-        4000
-    } else {
-        40 * size * size
+    match size {
+        ..=4 => 600,
+        5 => 4000,
+        _ => 40 * size * size,
     }
 }
 

@@ -80,7 +80,7 @@ pub struct GenerateArgs {
     #[arg(long, value_name = "N", default_value_t = 10_000)]
     pub max_tries: u64,
     /// Mutations one attempt tries before it gives up and a fresh attempt starts
-    /// (default: 40 per cell, 4 000 on a 4×4 or 5×5).
+    /// (default: 40 per cell, 600 on a 4×4, 4 000 on a 5×5).
     #[arg(long, value_name = "N")]
     pub steps: Option<usize>,
     /// Give up after this many seconds.
