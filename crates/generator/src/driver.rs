@@ -8,7 +8,7 @@
 
 use crate::request::Request;
 use crate::rng::attempt_seed;
-use crate::search::{attempt, Attempt};
+use crate::search::{attempt, Attempt, Closest};
 use crate::{GenerateError, Generated};
 use kenken_techniques::Rating;
 use rayon::prelude::*;
@@ -51,16 +51,6 @@ pub struct RunReport {
     /// with each result (the unique candidate nearest the band), and how many had
     /// no unique candidate at all (under `None`).
     pub missed: BTreeMap<Option<Closest>, u64>,
-}
-
-/// What the unique candidate of a missed attempt closest to the band reached.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
-pub enum Closest {
-    /// This max rating.
-    Rated(Rating),
-    /// A step rated above the band's max (the judge stops there, so its own
-    /// rating is not known).
-    AboveMax,
 }
 
 impl RunReport {

@@ -26,10 +26,11 @@ mod rng;
 pub mod search;
 pub mod shape;
 
-pub use driver::{generate, Closest, Event, RunLimits, RunReport, Stopped};
+pub use driver::{generate, Event, RunLimits, RunReport, Stopped};
 pub use error::GenerateError;
 pub use request::{box_shape, OpSet, Request, Rules, STRICT_MAX_SIZE};
 pub use rng::attempt_seed;
+pub use search::Closest;
 pub use shape::ShapeStats;
 
 use kenken_model::Puzzle;

@@ -20,7 +20,6 @@
 //!   the attempt's puzzle.
 
 use crate::draft::{random_draft, Draft};
-use crate::driver::Closest;
 use crate::judge::{self, meets_technique_rules, Judge, Judgement};
 use crate::latin::random_square;
 use crate::mutations::{mutate, Mutation};
@@ -31,6 +30,16 @@ use kenken_techniques::Rating;
 use rand::Rng;
 use std::collections::HashMap;
 use std::time::Instant;
+
+/// What the unique candidate of a missed attempt closest to the band reached.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Closest {
+    /// This max rating.
+    Rated(Rating),
+    /// A step rated above the band's max (the judge stops there, so its own
+    /// rating is not known).
+    AboveMax,
+}
 
 /// How an attempt ended.
 #[derive(Clone, Debug)]
