@@ -1,5 +1,5 @@
-//! The search itself: the puzzle flattened into index-based vectors and a backtracking
-//! search over per-level copies of a small state.
+//! The search itself: the puzzle flattened into index-based vectors, and a
+//! backtracking search over per-level copies of a small state.
 //!
 //! Everything is plain integers in flat vectors (cells as `u16`, digit sets as raw
 //! `u16` masks, live combinations as `u64` words) because the inner loops run
