@@ -11,7 +11,7 @@
 //! (and its steps: a kept puzzle's log, when one is needed, comes from it too).
 
 use crate::request::Request;
-use kenken_model::{Budget, Limits, Puzzle};
+use kenken_model::{Budget, Digit, Limits, Puzzle};
 use kenken_search::{count_solutions_in, Verdict};
 use kenken_techniques::{Grader, Options, Rating, Status, Step, TechniqueKind};
 
@@ -68,29 +68,35 @@ impl Judge {
         }
     }
 
-    /// Whether the candidate is unique and, if so, how it rates.
-    pub fn judge(&self, puzzle: &Puzzle) -> Judgement {
+    /// Whether the candidate is unique and, if so, how it rates; with the cells
+    /// the cut ladder left open when it ran and did not solve the candidate
+    /// (what [`Judge::focus`] would find, without running the ladder again).
+    pub fn judge(&self, puzzle: &Puzzle) -> (Judgement, Option<Vec<usize>>) {
         if !self.grade_first {
             let outcome = count_solutions_in(puzzle, 2, &mut Budget::new(self.limits));
             match outcome.verdict {
                 Verdict::Unique => {}
-                Verdict::Ambiguous | Verdict::Impossible => return Judgement::Ambiguous,
-                Verdict::Unknown => return Judgement::OverBudget,
+                Verdict::Ambiguous | Verdict::Impossible => return (Judgement::Ambiguous, None),
+                Verdict::Unknown => return (Judgement::OverBudget, None),
             }
         }
         // A deferred grader counts solutions only when the ladder gets stuck.
         let Ok(grader) = Grader::deferred(puzzle, self.limits) else {
-            return Judgement::OverBudget;
+            return (Judgement::OverBudget, None);
         };
-        let summary = grader.rate(self.capped);
+        let (summary, grid) = grader.rate_with_grid(self.capped);
+        let open = || Some(open_cells(&grid));
         match summary.status {
-            Status::Solved => Judgement::Rated {
-                max: summary.max,
-                total: summary.total,
-            },
-            Status::Stuck => Judgement::Beyond,
-            Status::Ambiguous | Status::Impossible => Judgement::Ambiguous,
-            Status::TimedOut | Status::Limit => Judgement::OverBudget,
+            Status::Solved => (
+                Judgement::Rated {
+                    max: summary.max,
+                    total: summary.total,
+                },
+                None,
+            ),
+            Status::Stuck => (Judgement::Beyond, open()),
+            Status::Ambiguous | Status::Impossible => (Judgement::Ambiguous, open()),
+            Status::TimedOut | Status::Limit => (Judgement::OverBudget, None),
         }
     }
 
@@ -107,14 +113,17 @@ impl Judge {
         if grade.status == Status::Solved {
             return hardest_cells(puzzle, &grade.steps, grade.max);
         }
-        grade
-            .grid
-            .iter()
-            .enumerate()
-            .filter(|&(_, &d)| d == 0)
-            .map(|(i, _)| i)
-            .collect()
+        open_cells(&grade.grid)
     }
+}
+
+/// The cells of a grid the ladder left open.
+fn open_cells(grid: &[Digit]) -> Vec<usize> {
+    grid.iter()
+        .enumerate()
+        .filter(|&(_, &d)| d == 0)
+        .map(|(i, _)| i)
+        .collect()
 }
 
 /// The cells the steps rated `max` touched: their cages' cells, placements and
@@ -266,7 +275,7 @@ mod tests {
             for max in [29, 39, 40, 42, 44, 46] {
                 let mut request = Request::new(puzzle.size().get(), Rating(0), Some(Rating(max)));
                 request.work_per_candidate = Limits::DEFAULT_WORK;
-                let got = Judge::new(&request).judge(&puzzle);
+                let (got, _) = Judge::new(&request).judge(&puzzle);
                 if full.max <= Rating(max) {
                     let want = Judgement::Rated {
                         max: full.max,

@@ -109,11 +109,13 @@ struct Current {
 }
 
 impl Current {
-    fn new(draft: Draft, judgement: Judgement) -> Current {
+    /// `open`: the cells the judge's cut ladder left open, when it ran and did
+    /// not solve the candidate (its focus).
+    fn new(draft: Draft, judgement: Judgement, open: Option<Vec<usize>>) -> Current {
         Current {
             draft,
             judgement,
-            focus: None,
+            focus: open,
         }
     }
 
@@ -134,17 +136,18 @@ impl Current {
 
 /// The judgements of the candidates an attempt has met: a climb comes back to
 /// the same candidates (rejected moves undone, walks on a plateau), and a
-/// candidate is judged once.
+/// candidate is judged once. Each is kept with the cells the judge's cut ladder
+/// left open, when it ran and did not solve the candidate (see [`Judge::judge`]).
 struct Memo {
-    seen: HashMap<u64, Judgement>,
+    seen: HashMap<u64, (Judgement, Option<Vec<usize>>)>,
 }
 
 impl Memo {
-    fn judge(&mut self, judge: &Judge, draft: &Draft) -> Judgement {
-        *self
-            .seen
+    fn judge(&mut self, judge: &Judge, draft: &Draft) -> (Judgement, Option<Vec<usize>>) {
+        self.seen
             .entry(draft.fingerprint())
             .or_insert_with(|| judge.judge(&draft.puzzle()))
+            .clone()
     }
 }
 
@@ -167,15 +170,15 @@ pub fn attempt(request: &Request, seed: u64, index: u64, deadline: Option<Instan
         if late() {
             return Attempt::Interrupted;
         }
-        let judgement = memo.judge(&judge, &draft);
+        let (judgement, open) = memo.judge(&judge, &draft);
         if distance(request, judgement).is_some() {
-            current = Some(Current::new(draft, judgement));
+            current = Some(Current::new(draft, judgement, open));
             break;
         }
         if judgement == Judgement::OverBudget {
             return Attempt::Missed { closest: None };
         }
-        let focus = judge.focus(&draft.puzzle());
+        let focus = open.unwrap_or_else(|| judge.focus(&draft.puzzle()));
         let kind = pick([0, 45, 25, 30, 0], &mut rng);
         if let Some(next) = (0..8).find_map(|_| mutate(kind, &draft, request, &focus, &mut rng)) {
             draft = next;
@@ -230,7 +233,7 @@ pub fn attempt(request: &Request, seed: u64, index: u64, deadline: Option<Instan
         let Some(next) = mutate(kind, &cur.draft, request, focus, &mut rng) else {
             continue;
         };
-        let judgement = memo.judge(&judge, &next);
+        let (judgement, open) = memo.judge(&judge, &next);
         let Some(new) = distance(request, judgement) else {
             continue;
         };
@@ -251,7 +254,7 @@ pub fn attempt(request: &Request, seed: u64, index: u64, deadline: Option<Instan
             max != cur.max() || total >= cur.total() || rng.random_bool(0.25)
         };
         if keep {
-            cur = Current::new(next, judgement);
+            cur = Current::new(next, judgement, open);
         }
     }
     let distance_now = distance(request, cur.judgement).unwrap_or(BEYOND);

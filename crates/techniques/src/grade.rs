@@ -323,6 +323,12 @@ impl Grader {
         self.run(options, false, None).0
     }
 
+    /// [`Grader::rate`], with the grid the run reached (0 in a cell it left open).
+    pub fn rate_with_grid(&self, options: Options) -> (Summary, Vec<Digit>) {
+        let (summary, state, _) = self.run(options, false, None);
+        (summary, state.grid())
+    }
+
     /// The stepping loop: the summary, the state reached and, with `check`, the
     /// first unsound step (its index in `log`, which every step, naked singles
     /// included, is appended to when given; checking wants a log).
