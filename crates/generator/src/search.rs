@@ -102,9 +102,9 @@ const BEYOND: u32 = 2;
 struct Current {
     draft: Draft,
     judgement: Judgement,
-    /// Where to change it to make it easier: the cells of its hardest steps, or
-    /// those the cut ladder could not place; looked up when a climb down first
-    /// needs them.
+    /// Where to change it to make it easier: the cells the cut ladder could not
+    /// place (from the judge), or those of its hardest steps (looked up when a
+    /// climb down first needs them).
     focus: Option<Vec<usize>>,
 }
 
