@@ -13,6 +13,7 @@ Batches: :func:`grade_many` grades any iterable in parallel (GIL released,
 rows in input order); :mod:`kenken.dask` runs files of puzzles on a Dask cluster.
 """
 
+from . import errors
 from .errors import (
     BatchInputError,
     FormatError,
@@ -49,12 +50,5 @@ __all__ = [
     "generate",
     "render_svg",
     "techniques",
-    "KenkenError",
-    "FormatError",
-    "OptionsError",
-    "GenerateError",
-    "RenderError",
-    "BatchInputError",
-    "IncompleteError",
-    "KenkenWarning",
+    *errors.__all__,
 ]
