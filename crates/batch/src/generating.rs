@@ -5,12 +5,13 @@
 use kenken_formats::{sudokuwiki, tatham, text, WriteError};
 use kenken_generator::search::attempt;
 pub use kenken_generator::search::Attempt;
-use kenken_generator::{attempt_seed, Closest, Generated, Request};
+use kenken_generator::{attempt_seed, Closest, Generated, Request, RunReport};
 use kenken_model::Puzzle;
 use kenken_techniques::Rating;
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 use std::ops::Range;
+use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
 /// How generated puzzles are written.
@@ -124,6 +125,16 @@ pub fn band_text(request: &Request) -> String {
     }
 }
 
+/// A run's attempts as the messages write them: `120 attempts`, or `120 attempts
+/// (3 repeated an earlier puzzle)` when some found a puzzle the run had already
+/// handed on.
+pub fn attempts_text(report: &RunReport) -> String {
+    match report.repeats {
+        0 => format!("{} attempts", report.tried),
+        n => format!("{} attempts ({n} repeated an earlier puzzle)", report.tried),
+    }
+}
+
 /// What came closest among a run's missed attempts, in the words of the message
 /// that ends a run stopped before its count (`grader generate`, the Python
 /// package and its Dask runs say the same).
@@ -167,10 +178,11 @@ pub fn attempt_range(
     deadline: Option<Instant>,
 ) -> Vec<Attempt> {
     let indices: Vec<u64> = range.collect();
+    let never = AtomicBool::new(false);
     let mut outcomes: Vec<Attempt> = indices
         .into_par_iter()
         .with_max_len(1)
-        .map(|i| attempt(request, attempt_seed(seed, i), i, deadline))
+        .map(|i| attempt(request, attempt_seed(seed, i), i, deadline, &never))
         .collect();
     if let Some(cut) = outcomes
         .iter()

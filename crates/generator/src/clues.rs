@@ -44,6 +44,42 @@ fn weight(op: Op, cells: usize) -> u32 {
     }
 }
 
+/// The operations of [`op_surplus`], in its order.
+pub const MIX_OPS: [Op; 4] = [Op::Add, Op::Sub, Op::Mul, Op::Div];
+
+/// How many more cages have each operation (+, −, ×, ÷) than random clues would
+/// give them: for each multi-cell cage, the count of its operation less each
+/// allowed operation's share of [`weight`]s on its digits (so the sum over the
+/// operations is zero).
+pub fn op_surplus<'a>(
+    cages: impl IntoIterator<Item = (Op, &'a [Digit])>,
+    rules: &Rules,
+) -> [f64; 4] {
+    let mut surplus = [0.0; 4];
+    for (op, digits) in cages {
+        if digits.len() < 2 {
+            continue;
+        }
+        let shares = MIX_OPS.map(|o| {
+            if allowed(o, digits, rules) {
+                f64::from(weight(o, digits.len()))
+            } else {
+                0.0
+            }
+        });
+        let total: f64 = shares.iter().sum();
+        for (i, o) in MIX_OPS.into_iter().enumerate() {
+            if o == op {
+                surplus[i] += 1.0;
+            }
+            if total > 0.0 {
+                surplus[i] -= shares[i] / total;
+            }
+        }
+    }
+    surplus
+}
+
 /// Whether the rules let `op` clue a cage of these digits.
 pub fn allowed(op: Op, digits: &[Digit], rules: &Rules) -> bool {
     if digits.len() == 1 {
@@ -129,6 +165,26 @@ mod tests {
         assert!(!allowed(Op::Div, &[4, 6], &rules(true)));
         assert!(allowed(Op::Given, &[3], &rules(true)));
         assert!(!allowed(Op::Add, &[3], &rules(true)));
+    }
+
+    #[test]
+    fn the_surplus_counts_against_the_random_mix() {
+        let r = rules(false);
+        // A 1− domino ({2, 3}: +, −, × allowed, not ÷) and a 3-cell + cage.
+        let cages: [(Op, &[Digit]); 2] = [(Op::Sub, &[2, 3]), (Op::Add, &[1, 2, 4])];
+        let s = op_surplus(cages, &r);
+        // Domino weights + 2, − 3, × 2: shares 2/7, 3/7, 2/7. Three cells:
+        // + 10, − 1 (4 − 3 = 1, not 0), × 10, ÷ 1 (4 / 2 = 2): 10/22, 1/22, ….
+        let want = [
+            -2.0 / 7.0 + 1.0 - 10.0 / 22.0,
+            1.0 - 3.0 / 7.0 - 1.0 / 22.0,
+            -2.0 / 7.0 - 10.0 / 22.0,
+            -1.0 / 22.0,
+        ];
+        for (got, want) in s.iter().zip(want) {
+            assert!((got - want).abs() < 1e-12, "{s:?}");
+        }
+        assert!(s.iter().sum::<f64>().abs() < 1e-12);
     }
 
     #[test]

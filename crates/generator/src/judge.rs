@@ -11,9 +11,10 @@
 //! (and its steps: a kept puzzle's log, when one is needed, comes from it too).
 
 use crate::request::Request;
-use kenken_model::{Budget, Digit, Limits, Puzzle};
-use kenken_search::{count_solutions_in, Verdict};
+use kenken_model::{Budget, Combinations, Digit, Limits, Puzzle};
+use kenken_search::{count_solutions_within, Verdict};
 use kenken_techniques::{Grader, Options, Rating, Status, Step, TechniqueKind};
+use std::time::Instant;
 
 /// What the judge says of a candidate.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -42,6 +43,23 @@ pub fn limits(request: &Request) -> Limits {
 /// it is stuck, and deep cage-combination searches cost far more than a count.
 const GRADE_FIRST_DEPTH: usize = 4;
 
+/// The walk's solution count may spend this share of a candidate's work:
+/// proving a unique candidate unique takes far less, and the candidates that
+/// need more are almost all ambiguous ones with clues that say too little.
+const COUNT_SHARE: u64 = 16;
+
+/// How many times a candidate's work the walk's second grading of a unique
+/// candidate may spend (2^33 units with the default work per candidate, as
+/// `grader grade` by default).
+const ESCALATION: u64 = 32;
+
+/// The lowest band min whose runs grade again with more work. A candidate's
+/// work grades puzzles up to 4.8 (six-cage combinations) on every grid up to
+/// 9×9; a 9×9 rated 5.0 needs about 16 times as much. Below 5.0 the second
+/// gradings cost more than they find: a band such as 4.8+ is reached far
+/// sooner by candidates graded within the first limit.
+const ESCALATE_FROM: Rating = Rating(50);
+
 /// The judge of one request.
 #[derive(Clone, Debug)]
 pub struct Judge {
@@ -53,6 +71,9 @@ pub struct Judge {
     /// and only one it gets stuck on needs the count. Worth it when the cut ladder
     /// is cheap on ambiguous candidates.
     grade_first: bool,
+    /// Whether the walk's judgement grades a unique candidate again with more
+    /// work (see [`Judge::judge_counting_first`]).
+    escalate: bool,
 }
 
 impl Judge {
@@ -65,6 +86,24 @@ impl Judge {
             limits: limits(request),
             capped,
             grade_first: request.max.is_some() && cheap,
+            escalate: request.min >= ESCALATE_FROM,
+        }
+    }
+
+    /// Whether [`Judge::judge`] grades before it counts solutions (see
+    /// [`Judge`]'s `grade_first`).
+    pub fn grades_first(&self) -> bool {
+        self.grade_first
+    }
+
+    /// This judge with another work limit per candidate.
+    pub fn with_work(&self, work: u64) -> Judge {
+        Judge {
+            limits: Limits {
+                work,
+                ..self.limits
+            },
+            ..self.clone()
         }
     }
 
@@ -72,32 +111,68 @@ impl Judge {
     /// the cut ladder left open when it ran and did not solve the candidate
     /// (what [`Judge::focus`] would find, without running the ladder again).
     pub fn judge(&self, puzzle: &Puzzle) -> (Judgement, Option<Vec<usize>>) {
+        let Ok(grader) = Grader::deferred(puzzle, self.limits) else {
+            return (Judgement::OverBudget, None);
+        };
         if !self.grade_first {
-            let outcome = count_solutions_in(puzzle, 2, &mut Budget::new(self.limits));
-            match outcome.verdict {
+            match grader.verdict() {
                 Verdict::Unique => {}
                 Verdict::Ambiguous | Verdict::Impossible => return (Judgement::Ambiguous, None),
                 Verdict::Unknown => return (Judgement::OverBudget, None),
             }
         }
-        // A deferred grader counts solutions only when the ladder gets stuck.
+        self.rate(&grader)
+    }
+
+    /// [`Judge::judge`] for the walk below the band, where most candidates are
+    /// ambiguous: solutions are counted first, within a smaller work limit (a
+    /// candidate that needs more is passed over), and, for a band from
+    /// [`ESCALATE_FROM`] up, a unique candidate whose grading runs out of work is
+    /// graded again with [`ESCALATION`] times the work, until `deadline`: the
+    /// hardest candidates a walk meets are the ones that need it (a 9×9 rated
+    /// 5.0 takes about 2^32 units to grade).
+    pub fn judge_counting_first(
+        &self,
+        puzzle: &Puzzle,
+        deadline: Option<Instant>,
+    ) -> (Judgement, Option<Vec<usize>>) {
         let Ok(grader) = Grader::deferred(puzzle, self.limits) else {
             return (Judgement::OverBudget, None);
         };
-        let (summary, grid) = grader.rate_with_grid(self.capped);
-        let open = || Some(open_cells(&grid));
-        match summary.status {
-            Status::Solved => (
-                Judgement::Rated {
-                    max: summary.max,
-                    total: summary.total,
-                },
-                None,
-            ),
-            Status::Stuck => (Judgement::Beyond, open()),
-            Status::Ambiguous | Status::Impossible => (Judgement::Ambiguous, open()),
-            Status::TimedOut | Status::Limit => (Judgement::OverBudget, None),
+        let tables: Vec<&Combinations> = puzzle
+            .cage_ids()
+            .map(|g| grader.layout().table(g))
+            .collect();
+        let count_limits = Limits {
+            work: self.limits.work / COUNT_SHARE,
+            ..self.limits
+        };
+        let outcome =
+            count_solutions_within(puzzle, &tables, None, 2, &mut Budget::new(count_limits));
+        match outcome.verdict {
+            Verdict::Unique => {}
+            Verdict::Ambiguous | Verdict::Impossible => return (Judgement::Ambiguous, None),
+            Verdict::Unknown => return (Judgement::OverBudget, None),
         }
+        let judged = self.rate(&grader);
+        if judged.0 != Judgement::OverBudget || !self.escalate {
+            return judged;
+        }
+        let escalated = Limits {
+            work: self.limits.work.saturating_mul(ESCALATION),
+            deadline,
+            ..self.limits
+        };
+        match Grader::deferred(puzzle, escalated) {
+            Ok(grader) => self.rate(&grader),
+            Err(_) => judged,
+        }
+    }
+
+    /// The judgement of the cut ladder's run.
+    fn rate(&self, grader: &Grader) -> (Judgement, Option<Vec<usize>>) {
+        let (summary, grid) = grader.rate_with_grid(self.capped);
+        judgement_of(summary.status, summary.max, summary.total, &grid)
     }
 
     /// Where the candidate's difficulty lies, by the cut ladder: the cells of
@@ -114,6 +189,22 @@ impl Judge {
             return hardest_cells(puzzle, &grade.steps, grade.max);
         }
         open_cells(&grade.grid)
+    }
+}
+
+/// What a ladder's run says of a candidate: its status and ratings, with the
+/// cells it left open (`grid`) when it did not solve the candidate.
+fn judgement_of(
+    status: Status,
+    max: Rating,
+    total: Rating,
+    grid: &[Digit],
+) -> (Judgement, Option<Vec<usize>>) {
+    match status {
+        Status::Solved => (Judgement::Rated { max, total }, None),
+        Status::Stuck => (Judgement::Beyond, Some(open_cells(grid))),
+        Status::Ambiguous | Status::Impossible => (Judgement::Ambiguous, Some(open_cells(grid))),
+        Status::TimedOut | Status::Limit => (Judgement::OverBudget, None),
     }
 }
 
@@ -296,5 +387,57 @@ mod tests {
             }
         }
         assert!(above > 40, "only {above} cut short");
+    }
+
+    /// The walk's judgement grades a unique candidate again with more work when
+    /// the first grading runs out of it and the band starts at 5.0; the other
+    /// judgement does not.
+    #[test]
+    fn a_unique_candidate_out_of_work_is_graded_again_with_more() {
+        let ids: Vec<String> =
+            serde_json::from_str(include_str!("../../../puzzles/reference-corpus.json")).unwrap();
+        let options = Options::default();
+        for id in &ids {
+            let puzzle = tatham::read(id).unwrap();
+            let full = Grader::new(&puzzle).unwrap().rate(options);
+            if full.status != Status::Solved || full.max < Rating(40) {
+                continue;
+            }
+            // The least power of two of work its grading needs.
+            let needs = (8..40)
+                .map(|k| 1u64 << k)
+                .find(|&work| {
+                    let limits = Limits {
+                        work,
+                        ..Limits::new()
+                    };
+                    Grader::deferred(&puzzle, limits)
+                        .is_ok_and(|g| g.rate(options).status == Status::Solved)
+                })
+                .unwrap();
+            let mut request = Request::new(puzzle.size().get(), Rating(50), None);
+            request.work_per_candidate = needs / 2;
+            let judge = Judge::new(&request);
+            if judge.judge(&puzzle).0 != Judgement::OverBudget {
+                continue;
+            }
+            let (got, _) = judge.judge_counting_first(&puzzle, None);
+            if got == Judgement::OverBudget {
+                // Its solution count needs more than the walk's share.
+                continue;
+            }
+            let want = Judgement::Rated {
+                max: full.max,
+                total: full.total,
+            };
+            assert_eq!(got, want, "{id}");
+            // A band below 5.0 does not grade again.
+            let mut low = request.clone();
+            low.min = Rating(48);
+            let (got, _) = Judge::new(&low).judge_counting_first(&puzzle, None);
+            assert_eq!(got, Judgement::OverBudget, "{id}");
+            return;
+        }
+        panic!("no corpus puzzle to test with");
     }
 }

@@ -7,17 +7,22 @@
 //!   boxes), required and forbidden techniques.
 //! * [`generate`]: the run. Each attempt (seeded from the run's seed and its
 //!   index) draws a Latin square and a Tatham-like layout, repairs it to a unique
-//!   puzzle, then climbs towards the band by mutations (merge, split, move a cell,
-//!   change an operation, refill the cages on a new solution), guided by the
-//!   ladder cut off at the band's max (see [`search`]). Attempts run in parallel
-//!   on the current rayon pool; puzzles come out in attempt order.
+//!   puzzle, then searches by mutations (merge, split, move a cell, change an
+//!   operation, refill the cages on a new solution): below the band a walk
+//!   towards clues that say less while the puzzle stays unique, above it a climb
+//!   down guided by the ladder cut off at the band's max (see [`search`]).
+//!   Attempts run in parallel on the current rayon pool; puzzles come out in
+//!   attempt order, each once (turns and reflections of a puzzle count as it:
+//!   [`canonical_key`]).
 //! * [`Generated`]: a puzzle with its ratings and the seed that makes it again.
 //! * [`ShapeStats`]: the cage-size and operation mix of a set of puzzles.
 
+mod canonical;
 mod clues;
 mod draft;
 pub mod driver;
 mod error;
+mod freedom;
 mod judge;
 mod latin;
 pub mod mutations;
@@ -26,6 +31,7 @@ mod rng;
 pub mod search;
 pub mod shape;
 
+pub use canonical::canonical_key;
 pub use driver::{generate, Event, RunLimits, RunReport, Stopped};
 pub use error::GenerateError;
 pub use request::{box_shape, OpSet, Request, Rules, STRICT_MAX_SIZE};

@@ -8,7 +8,7 @@ use anyhow::Context;
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
 use kenken_batch::generating::{
-    band_text, check_format, closest_text, generated_line, rating, GenerateFormat,
+    attempts_text, band_text, check_format, closest_text, generated_line, rating, GenerateFormat,
 };
 use kenken_formats::{tatham, Strictness};
 use kenken_generator::{generate, Event, Generated, OpSet, Request, RunLimits, Stopped};
@@ -76,11 +76,11 @@ pub struct GenerateArgs {
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u8).range(2..=8))]
     pub max_depth: Option<u8>,
     /// Give up after this many attempts (an attempt is one solution and layout,
-    /// climbed towards the band).
+    /// searched towards the band).
     #[arg(long, value_name = "N", default_value_t = 10_000)]
     pub max_tries: u64,
     /// Mutations one attempt tries before it gives up and a fresh attempt starts
-    /// (default: 40 per cell, 600 on a 4×4, 4 000 on a 5×5).
+    /// (default: 40 per cell, 600 on a 4×4, 8 000 on a 5×5).
     #[arg(long, value_name = "N")]
     pub steps: Option<usize>,
     /// Give up after this many seconds.
@@ -121,7 +121,7 @@ impl GenerateArgs {
         request.require = self.require.iter().map(|t| t.0).collect();
         request.forbid = self.forbid.iter().map(|t| t.0).collect();
         if let Some(s) = self.steps {
-            request.climb_steps = s;
+            request.steps = s;
         }
         if let Some(d) = self.max_depth {
             request.options.max_depth = usize::from(d);
@@ -215,11 +215,12 @@ pub fn run(args: GenerateArgs) -> anyhow::Result<ExitCode> {
     }
     let secs = start.elapsed().as_secs_f64();
     let band = band_text(&request);
+    let attempts = attempts_text(&report);
     if report.stopped == Stopped::Done {
         if !args.quiet {
             eprintln!(
-                "generated {} puzzle(s) rated {band} in {} attempts, {secs:.1} s (seed {seed})",
-                report.found, report.tried
+                "generated {} puzzle(s) rated {band} in {attempts}, {secs:.1} s (seed {seed})",
+                report.found
             );
         }
         return Ok(ExitCode::SUCCESS);
@@ -231,9 +232,9 @@ pub fn run(args: GenerateArgs) -> anyhow::Result<ExitCode> {
     };
     let closest = closest_text(report.closest(&request), &request);
     eprintln!(
-        "grader: found {} of {} puzzle(s) rated {band} in {} attempts, {secs:.1} s (seed {seed}): \
+        "grader: found {} of {} puzzle(s) rated {band} in {attempts}, {secs:.1} s (seed {seed}): \
          stopped by {why}; among the attempts that missed, {closest}",
-        report.found, args.count, report.tried
+        report.found, args.count
     );
     Ok(ExitCode::from(INCOMPLETE))
 }

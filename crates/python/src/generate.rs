@@ -63,7 +63,7 @@ impl Ask {
         request.require = techniques(&self.require)?;
         request.forbid = techniques(&self.forbid)?;
         if let Some(s) = self.steps {
-            request.climb_steps = s;
+            request.steps = s;
         }
         if let Some(d) = self.max_depth {
             if !(2..=8).contains(&d) {
@@ -173,7 +173,7 @@ pub fn generate<'py>(
                         false
                     }
                 },
-                // Between batches of attempts: stop on Ctrl-C.
+                // As attempts end, and while the run waits on one: stop on Ctrl-C.
                 Event::Progress { .. } => match Python::attach(|py| py.check_signals()) {
                     Ok(()) => true,
                     Err(e) => {
@@ -201,11 +201,11 @@ pub fn generate<'py>(
     };
     let closest = kenken_batch::generating::closest_text(report.closest(&request), &request);
     let message = format!(
-        "found {} of {count} puzzle(s) rated {} in {} attempts, {:.1} s (seed {seed}): \
+        "found {} of {count} puzzle(s) rated {} in {}, {:.1} s (seed {seed}): \
          stopped by {why}; among the attempts that missed, {closest}",
         report.found,
         kenken_batch::generating::band_text(&request),
-        report.tried,
+        kenken_batch::generating::attempts_text(&report),
         start.elapsed().as_secs_f64()
     );
     Err(IncompleteError::new_err((

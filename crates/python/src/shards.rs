@@ -22,7 +22,7 @@ use kenken_batch::pipeline::{self, Job, Outcome, Rows};
 use kenken_batch::text::clip;
 use kenken_batch::{GradeRows, Grading, RowFormat};
 use kenken_formats::batch::{self, Entries};
-use kenken_generator::{RunReport, Stopped};
+use kenken_generator::{canonical_key, RunReport, Stopped};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict, PyList};
 use std::time::{Duration, Instant};
@@ -314,9 +314,10 @@ pub fn check_generation(
 /// Runs attempts `start..end` of the run seeded with `seed` (on `jobs` threads,
 /// giving up `remaining` seconds from now) and returns their outcomes in attempt
 /// order, up to and with the first one the deadline interrupted: `("found", row,
-/// line)` (the row as a dict, numbered 0, and its line in `format`), `("missed",
-/// closest)` (what came closest to the band as a [`closest_code`], or None) or
-/// `("interrupted",)`.
+/// line, key)` (the row as a dict, numbered 0, its line in `format`, and the
+/// puzzle's name up to turns and reflections, which a run hands on once: see
+/// [`canonical_key`]), `("missed", closest)` (what came closest to the band as a
+/// [`closest_code`], or None) or `("interrupted",)`.
 #[pyfunction]
 #[pyo3(name = "_attempt_range", signature = (start, end, seed, *, jobs = 1, remaining = None,
                     format = "ndjson", size, min, max = None, ops = "+-*/", strict = false,
@@ -374,7 +375,11 @@ pub fn attempt_range<'py>(
             Attempt::Found(g) => {
                 let row = pythonize::pythonize(py, &GeneratedRow::new(g, 0).map_err(written)?)?;
                 let line = line_of(g, 0, format).map_err(written)?;
-                ("found", row, line).into_pyobject(py)?.into_any()
+                let key: String = canonical_key(&g.puzzle)
+                    .iter()
+                    .map(|x| format!("{x:x}."))
+                    .collect();
+                ("found", row, line, key).into_pyobject(py)?.into_any()
             }
             Attempt::Missed { closest } => ("missed", closest.map(closest_code))
                 .into_pyobject(py)?
@@ -411,6 +416,7 @@ pub fn closest_text_of(
         found: 0,
         tried: 0,
         stopped: Stopped::Tries,
+        repeats: 0,
         missed: Default::default(),
     };
     for code in missed {

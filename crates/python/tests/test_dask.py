@@ -78,6 +78,18 @@ def test_generate_is_grader_generate(grader, client, tmp_path):
     assert out.read_bytes() == text
 
 
+def test_a_puzzle_found_again_is_left_out_as_by_grader(grader, client, tmp_path):
+    """3×3s solved by singles are few: attempts find the same ones again."""
+    flags = ["--size", "3", "--min", "0", "--max", "1", "--count", "20", "--seed", "5"]
+    want = run_grader(grader, "generate", *flags)
+    assert want.returncode == 0
+    out = tmp_path / "gen.ndjson"
+    report = kenken.dask.generate(str(out), client=client, attempts_per_task=7, size=3, min=0, max=1, count=20, seed=5)
+    assert out.read_bytes() == want.stdout
+    assert report.repeats > 0
+    assert f"in {report.tried} attempts ({report.repeats} repeated an earlier puzzle)" in want.stderr.decode()
+
+
 def test_generation_that_stops_early(client, tmp_path):
     report = kenken.dask.generate(str(tmp_path / "o"), client=client, size=4, min=6, seed=1, max_tries=20)
     assert report.stopped == "tries" and report.tried == 20 and report.exit_code == 4

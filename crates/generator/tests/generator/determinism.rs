@@ -1,5 +1,6 @@
 //! The same seed and request give the same puzzles whatever the number of
-//! threads, and a puzzle's own seed makes it again as the first of a run.
+//! threads, a puzzle's own seed makes it again as the first of a run, and a
+//! run's limits (tries, deadline, the caller's stop) end it.
 
 use crate::common;
 
@@ -56,4 +57,59 @@ fn max_tries_bounds_the_run_and_reports_what_was_reached() {
         closest > Some(kenken_generator::Closest::Rated(Rating(30))),
         "{closest:?}"
     );
+}
+
+/// A run stopped early (by its count, or by its caller) hands on the start of a
+/// longer run's puzzles, whatever the threads.
+#[test]
+fn a_short_run_is_the_start_of_a_longer_one() {
+    use kenken_generator::{generate, Event, RunLimits, Stopped};
+    let request = Request::new(5, Rating(40), Some(Rating(42)));
+    let long = ids(&common::run(&request, 9, 6, 500, 1));
+    assert_eq!(long.len(), 6);
+    assert_eq!(ids(&common::run(&request, 9, 2, 500, 3)), long[..2]);
+    let limits = RunLimits {
+        count: 6,
+        max_tries: Some(500),
+        deadline: None,
+    };
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(3)
+        .build()
+        .unwrap();
+    let mut found = Vec::new();
+    let report = pool
+        .install(|| {
+            generate(&request, 9, &limits, |e| match e {
+                Event::Found(g) => {
+                    found.push(g.clone());
+                    found.len() < 3
+                }
+                Event::Progress { .. } => true,
+            })
+        })
+        .unwrap();
+    assert_eq!(report.stopped, Stopped::Cancelled);
+    assert_eq!(report.found, 3);
+    assert_eq!(ids(&found), long[..3]);
+}
+
+/// The deadline stops a run that cannot succeed (a 9×9 rated 6.0 or more)
+/// within a step of each running attempt.
+#[test]
+fn a_deadline_ends_the_run() {
+    use kenken_generator::{generate, RunLimits, Stopped};
+    use std::time::{Duration, Instant};
+    let request = Request::new(9, Rating(60), None);
+    let start = Instant::now();
+    let limits = RunLimits {
+        count: 1,
+        max_tries: None,
+        deadline: Some(start + Duration::from_millis(500)),
+    };
+    let report = generate(&request, 1, &limits, |_| true).unwrap();
+    assert_eq!(report.stopped, Stopped::Timeout);
+    assert_eq!(report.found, 0);
+    let secs = start.elapsed().as_secs_f64();
+    assert!(secs < 8.0, "took {secs:.1} s");
 }

@@ -110,3 +110,50 @@ fn large_lenient_grids_work() {
     let id = tatham::write(&found[0].puzzle).unwrap();
     assert_eq!(regrade(&id, false).0, Verdict::Unique);
 }
+
+/// The bands a random layout is far from: a 4×4 rated 4.4 (one sgt-keen 4×4 in
+/// 1 500), a 5×5 rated 4.6 and a 6×6 rated 4.8 or more (none among 10 000 of
+/// sgt-keen's), each within a few hundred attempts at most.
+#[test]
+fn the_walk_reaches_the_rare_bands() {
+    for (size, lo, hi, tries) in [
+        (4, 44, Some(44), 3000),
+        (5, 46, Some(46), 300),
+        (6, 48, None, 60),
+    ] {
+        let request = Request::new(size, Rating(lo), hi.map(Rating));
+        let found = common::run(&request, 1, 1, tries, 2);
+        assert_eq!(found.len(), 1, "{size}x{size} at {lo}");
+        let id = tatham::write(&found[0].puzzle).unwrap();
+        let (verdict, status, max) = regrade(&id, false);
+        assert_eq!((verdict, status), (Verdict::Unique, Status::Solved), "{id}");
+        assert!(request.in_band(max), "{id} rated {max}");
+    }
+}
+
+/// A run hands on no puzzle twice, nor a turn or reflection of one: 3×3 puzzles
+/// solved by singles are few, and attempts keep meeting the same ones.
+#[test]
+fn a_run_hands_on_each_puzzle_once() {
+    use kenken_generator::{canonical_key, generate, Event, RunLimits};
+    let request = Request::new(3, Rating(0), Some(Rating(10)));
+    let limits = RunLimits {
+        count: 30,
+        max_tries: Some(400),
+        deadline: None,
+    };
+    let mut keys = Vec::new();
+    let report = generate(&request, 5, &limits, |e| {
+        if let Event::Found(g) = e {
+            keys.push(canonical_key(&g.puzzle));
+        }
+        true
+    })
+    .unwrap();
+    assert_eq!(keys.len(), report.found);
+    assert!(report.repeats > 0, "{report:?}");
+    let mut distinct = keys.clone();
+    distinct.sort();
+    distinct.dedup();
+    assert_eq!(distinct.len(), keys.len());
+}

@@ -69,6 +69,31 @@ fn an_unreachable_band_ends_with_what_was_reached() {
     assert!(err.contains("closest max rating reached"), "{err}");
 }
 
+/// A 9×9 rated 6.0 or more (a twelve-cage combination) is out of reach: the
+/// timeout ends the run within a step of each running attempt.
+#[test]
+fn the_timeout_ends_a_run_promptly() {
+    let start = std::time::Instant::now();
+    let o = grader(&[
+        "generate",
+        "--size",
+        "9",
+        "--min",
+        "6",
+        "--seed",
+        "1",
+        "--jobs",
+        "2",
+        "--timeout",
+        "1",
+    ]);
+    let secs = start.elapsed().as_secs_f64();
+    assert_eq!(o.status.code(), Some(4));
+    let err = stderr(&o);
+    assert!(err.contains("stopped by --timeout 1"), "{err}");
+    assert!(secs < 10.0, "took {secs:.1} s");
+}
+
 #[test]
 fn bad_options_are_refused() {
     for args in [

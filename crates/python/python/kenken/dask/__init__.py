@@ -262,6 +262,9 @@ class GenerateReport:
     seed: int = 0
     #: ``done``, ``tries`` or ``timeout``.
     stopped: str = "done"
+    #: Attempts whose puzzle was one found before in the run, or a turn or
+    #: reflection of one (counted in ``tried``, not written).
+    repeats: int = 0
     #: For the attempts that found nothing: how many came closest to the band at
     #: each max rating (in tenths; -1: a step above the band's max; ``None``: no
     #: unique candidate).
@@ -316,6 +319,7 @@ def generate(
     with connect(scheduler, workers, client) as c, _open_output(output) as out:
         window = IN_FLIGHT_PER_THREAD * _threads(c) + 1
         pending: collections.deque[Any] = collections.deque()
+        seen: set[str] = set()
         next_attempt = 0
         done = False
         while not done:
@@ -342,7 +346,11 @@ def generate(
                 if outcome[0] == "missed":
                     report.missed[outcome[1]] = report.missed.get(outcome[1], 0) + 1
                     continue
-                _, row, line = outcome
+                _, row, line, key = outcome
+                if key in seen:
+                    report.repeats += 1
+                    continue
+                seen.add(key)
                 report.found += 1
                 if format == "ndjson":
                     line = _kenken._generated_line(row, report.found)

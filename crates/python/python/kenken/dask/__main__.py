@@ -186,10 +186,13 @@ def run_generate(a: argparse.Namespace) -> int:
     )
     rated = band(a.min, a.max)
     secs = report.seconds
+    attempts = f"{report.tried} attempts"
+    if report.repeats:
+        attempts += f" ({report.repeats} repeated an earlier puzzle)"
     if report.stopped == "done":
         if not a.quiet:
             print(
-                f"generated {report.found} puzzle(s) rated {rated} in {report.tried} attempts, "
+                f"generated {report.found} puzzle(s) rated {rated} in {attempts}, "
                 f"{secs:.1f} s (seed {report.seed})",
                 file=sys.stderr,
             )
@@ -197,8 +200,8 @@ def run_generate(a: argparse.Namespace) -> int:
     why = f"--max-tries {a.max_tries}" if report.stopped == "tries" else f"--timeout {a.timeout}"
     nearest = closest_text(report, a.size, a.min, a.max)
     print(
-        f"{PROG}: found {report.found} of {a.count} puzzle(s) rated {rated} in {report.tried} "
-        f"attempts, {secs:.1f} s (seed {report.seed}): stopped by {why}; among the attempts "
+        f"{PROG}: found {report.found} of {a.count} puzzle(s) rated {rated} in {attempts}, "
+        f"{secs:.1f} s (seed {report.seed}): stopped by {why}; among the attempts "
         f"that missed, {nearest}",
         file=sys.stderr,
     )
