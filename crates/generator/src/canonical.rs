@@ -2,7 +2,8 @@
 //! or flipped are the same puzzle to a solver, so a run hands on only the first
 //! of them.
 
-use kenken_model::{Op, Puzzle};
+use crate::clues::op_code;
+use kenken_model::Puzzle;
 
 /// A map of (row, column, grid size) to (row, column).
 type Symmetry = fn(usize, usize, usize) -> (usize, usize);
@@ -52,17 +53,10 @@ fn encode(puzzle: &Puzzle, map: impl Fn(usize) -> usize) -> Vec<u64> {
         .map(|cage| {
             let mut cells: Vec<u64> = cage.cells.iter().map(|c| map(c.index()) as u64).collect();
             cells.sort_unstable();
-            let op = match cage.op {
-                Op::Given => 0,
-                Op::Add => 1,
-                Op::Sub => 2,
-                Op::Mul => 3,
-                Op::Div => 4,
-            };
             let mut code = Vec::with_capacity(cells.len() + 3);
             code.push(cells.len() as u64);
             code.extend(cells);
-            code.push(op);
+            code.push(u64::from(op_code(cage.op)));
             code.push(cage.clue);
             code
         })

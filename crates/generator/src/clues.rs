@@ -44,6 +44,18 @@ fn weight(op: Op, cells: usize) -> u32 {
     }
 }
 
+/// A small number for each operation (a given 0, then + − × ÷), for keys that
+/// pack a cage.
+pub fn op_code(op: Op) -> u8 {
+    match op {
+        Op::Given => 0,
+        Op::Add => 1,
+        Op::Sub => 2,
+        Op::Mul => 3,
+        Op::Div => 4,
+    }
+}
+
 /// The operations of [`op_surplus`], in its order.
 pub const MIX_OPS: [Op; 4] = [Op::Add, Op::Sub, Op::Mul, Op::Div];
 

@@ -1,8 +1,7 @@
 //! The run: attempts on the current rayon pool, a few per thread ahead of the
 //! first one not yet handed on, results in attempt order, until enough puzzles
-//! are found or the budget runs out. A
-//! puzzle met before in the run (or a turn or reflection of one) is not handed
-//! on again.
+//! are found or the budget runs out. A puzzle met before in the run (or a turn
+//! or reflection of one) is not handed on again.
 //!
 //! Attempt i depends only on (seed, i) and the request, and found puzzles are
 //! handed on in attempt order, so the same seed and options give the same
@@ -132,6 +131,8 @@ pub fn generate(
     let mut waiting: BTreeMap<u64, thread::Result<Attempt>> = BTreeMap::new();
     let mut started = 0u64;
     let mut next = 0u64;
+    // Whether the last wait for an outcome ended without one.
+    let mut ticked = false;
     let ended = rayon::in_place_scope_fifo(|scope| {
         let stopped = loop {
             let end = limits
@@ -187,7 +188,7 @@ pub fn generate(
             if let Some(stopped) = handed {
                 break stopped;
             }
-            if (report.found, report.tried) != before
+            if ((report.found, report.tried) != before || ticked)
                 && !sink(Event::Progress {
                     found: report.found,
                     tried: report.tried,
@@ -195,19 +196,13 @@ pub fn generate(
             {
                 break Ok(Stopped::Cancelled);
             }
+            ticked = false;
             if next < started {
                 match receive(&outcomes) {
                     Some((i, outcome)) => {
                         waiting.insert(i, outcome);
                     }
-                    None => {
-                        if !sink(Event::Progress {
-                            found: report.found,
-                            tried: report.tried,
-                        }) {
-                            break Ok(Stopped::Cancelled);
-                        }
-                    }
+                    None => ticked = true,
                 }
             }
         };

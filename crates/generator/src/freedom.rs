@@ -12,7 +12,7 @@
 //! Fillings are counted once per shape of cage and operation, for every clue at
 //! once, and kept per thread: a run meets the same few shapes again and again.
 
-use crate::clues::{allowed, clue};
+use crate::clues::{allowed, clue, op_code};
 use crate::draft::Draft;
 use crate::request::Rules;
 use kenken_model::{Digit, Op};
@@ -86,13 +86,6 @@ fn shape_counts(n: usize, cells: &[usize], op: Op, rules: &Rules) -> Option<Arc<
         .iter()
         .map(|&c| (c / n - cells[0] / n, c % n + n - 1 - cells[0] % n))
         .collect();
-    let op_code = match op {
-        Op::Given => 0,
-        Op::Add => 1,
-        Op::Sub => 2,
-        Op::Mul => 3,
-        Op::Div => 4,
-    };
     let flags = [
         rules.strict,
         rules.ops.add,
@@ -102,7 +95,7 @@ fn shape_counts(n: usize, cells: &[usize], op: Op, rules: &Rules) -> Option<Arc<
     ]
     .iter()
     .fold(0u128, |bits, &on| bits << 1 | u128::from(on));
-    let head = (n as u128) << 16 | op_code << 13 | flags << 8 | cells.len() as u128;
+    let head = (n as u128) << 16 | u128::from(op_code(op)) << 13 | flags << 8 | cells.len() as u128;
     let key = offsets[1..].iter().fold(head, |key, &(dr, dc)| {
         key << 9 | (dr as u128) << 5 | dc as u128
     });

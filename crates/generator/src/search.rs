@@ -42,7 +42,7 @@ use crate::mutations::{mutate, Mutation};
 use crate::request::Request;
 use crate::rng::{attempt_rng, AttemptRng};
 use crate::Generated;
-use kenken_model::{Digit, Op};
+use kenken_model::{Digit, Op, Puzzle};
 use kenken_techniques::Rating;
 use rand::Rng;
 use std::collections::HashMap;
@@ -183,23 +183,15 @@ struct Memo {
 }
 
 impl Memo {
-    fn judge(&mut self, judge: &Judge, draft: &Draft) -> (Judgement, Option<Vec<usize>>) {
-        self.seen
-            .entry(draft.fingerprint())
-            .or_insert_with(|| judge.judge(&draft.puzzle()))
-            .clone()
-    }
-
-    /// [`Memo::judge`] counting solutions first (see [`Judge::judge_counting_first`]).
-    fn judge_counting_first(
+    /// The judgement of `draft`: the one kept, or else `judge`'s (then kept).
+    fn judged(
         &mut self,
-        judge: &Judge,
         draft: &Draft,
-        deadline: Option<Instant>,
+        judge: impl FnOnce(&Puzzle) -> (Judgement, Option<Vec<usize>>),
     ) -> (Judgement, Option<Vec<usize>>) {
         self.seen
             .entry(draft.fingerprint())
-            .or_insert_with(|| judge.judge_counting_first(&draft.puzzle(), deadline))
+            .or_insert_with(|| judge(&draft.puzzle()))
             .clone()
     }
 }
@@ -322,7 +314,7 @@ pub fn attempt(
         if late() {
             return Attempt::Interrupted;
         }
-        let (judgement, open) = memo.judge(&judge, &draft);
+        let (judgement, open) = memo.judged(&draft, |p| judge.judge(p));
         if distance(request, judgement).is_some() {
             let f = draft_freedom(&draft, &request.rules);
             current = Some(Current::new(draft, judgement, f, open));
@@ -403,9 +395,9 @@ pub fn attempt(
             // judge's own order. The walk judges only steps that keep freedom,
             // most of them ambiguous: counting first.
             let (judgement, open) = if climbs && judge.grades_first() {
-                memo.judge(&judge, &next)
+                memo.judged(&next, |p| judge.judge(p))
             } else {
-                memo.judge_counting_first(&judge, &next, deadline)
+                memo.judged(&next, |p| judge.judge_counting_first(p, deadline))
             };
             let Some(new) = distance(request, judgement) else {
                 continue;
@@ -425,7 +417,7 @@ pub fn attempt(
         let Some(next) = mutate(kind, &cur.draft, request, focus, &mut rng) else {
             continue;
         };
-        let (judgement, open) = memo.judge(&judge, &next);
+        let (judgement, open) = memo.judged(&next, |p| judge.judge(p));
         let Some(new) = distance(request, judgement) else {
             continue;
         };
