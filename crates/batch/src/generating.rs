@@ -5,7 +5,7 @@
 use kenken_formats::{sudokuwiki, tatham, text, WriteError};
 use kenken_generator::search::attempt;
 pub use kenken_generator::search::Attempt;
-use kenken_generator::{attempt_seed, Closest, Generated, Request, RunReport};
+use kenken_generator::{attempt_seed, Closest, Generated, Request};
 use kenken_model::Puzzle;
 use kenken_techniques::Rating;
 use rayon::prelude::*;
@@ -126,12 +126,12 @@ pub fn band_text(request: &Request) -> String {
 }
 
 /// A run's attempts as the messages write them: `120 attempts`, or `120 attempts
-/// (3 repeated an earlier puzzle)` when some found a puzzle the run had already
-/// handed on.
-pub fn attempts_text(report: &RunReport) -> String {
-    match report.repeats {
-        0 => format!("{} attempts", report.tried),
-        n => format!("{} attempts ({n} repeated an earlier puzzle)", report.tried),
+/// (3 repeated an earlier puzzle)` when `repeats` of them found a puzzle the run
+/// had already handed on.
+pub fn attempts_text(tried: u64, repeats: u64) -> String {
+    match repeats {
+        0 => format!("{tried} attempts"),
+        n => format!("{tried} attempts ({n} repeated an earlier puzzle)"),
     }
 }
 

@@ -215,7 +215,7 @@ pub fn run(args: GenerateArgs) -> anyhow::Result<ExitCode> {
     }
     let secs = start.elapsed().as_secs_f64();
     let band = band_text(&request);
-    let attempts = attempts_text(&report);
+    let attempts = attempts_text(report.tried, report.repeats);
     if report.stopped == Stopped::Done {
         if !args.quiet {
             eprintln!(

@@ -205,7 +205,7 @@ pub fn generate<'py>(
          stopped by {why}; among the attempts that missed, {closest}",
         report.found,
         kenken_batch::generating::band_text(&request),
-        kenken_batch::generating::attempts_text(&report),
+        kenken_batch::generating::attempts_text(report.tried, report.repeats),
         start.elapsed().as_secs_f64()
     );
     Err(IncompleteError::new_err((

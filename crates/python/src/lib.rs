@@ -44,6 +44,7 @@ fn _kenken(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(shards::attempt_range, m)?)?;
     m.add_function(wrap_pyfunction!(shards::generated_line, m)?)?;
     m.add_function(wrap_pyfunction!(shards::closest_text_of, m)?)?;
+    m.add_function(wrap_pyfunction!(shards::attempts_text_of, m)?)?;
     m.add_function(wrap_pyfunction!(shards::band_text_of, m)?)?;
     Ok(())
 }

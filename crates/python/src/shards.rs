@@ -428,6 +428,14 @@ pub fn closest_text_of(
     Ok(closest_text(report.closest(&request), &request))
 }
 
+/// A run's attempts as `grader generate`'s messages write them: `120 attempts`,
+/// or `120 attempts (3 repeated an earlier puzzle)`.
+#[pyfunction]
+#[pyo3(name = "_attempts_text")]
+pub fn attempts_text_of(tried: u64, repeats: u64) -> String {
+    kenken_batch::generating::attempts_text(tried, repeats)
+}
+
 /// A band as `grader generate`'s messages write it: `4.4`, `3-3.9`, `4.4+`.
 #[pyfunction]
 #[pyo3(name = "_band_text", signature = (*, size, min, max = None))]

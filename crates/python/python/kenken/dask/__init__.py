@@ -372,6 +372,12 @@ def band(lo: float, hi: Optional[float]) -> str:
     return _kenken._band_text(size=4, min=lo, max=hi)
 
 
+def attempts_text(report: "GenerateReport") -> str:
+    """The run's attempts as ``grader generate`` writes them: ``120 attempts``, or
+    ``120 attempts (3 repeated an earlier puzzle)``."""
+    return _kenken._attempts_text(report.tried, report.repeats)
+
+
 def closest_text(report: "GenerateReport", size: int, lo: float, hi: Optional[float]) -> str:
     """What came closest to the band [lo, hi] among the missed attempts of a run,
     in the words ``grader generate`` ends such a run with."""
@@ -379,4 +385,4 @@ def closest_text(report: "GenerateReport", size: int, lo: float, hi: Optional[fl
     return _kenken._closest_text(missed, size=size, min=lo, max=hi)
 
 
-__all__ = ["connect", "grade", "generate", "GradeReport", "GenerateReport", "band", "closest_text"]
+__all__ = ["connect", "grade", "generate", "GradeReport", "GenerateReport", "band", "attempts_text", "closest_text"]

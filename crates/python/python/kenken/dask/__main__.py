@@ -9,7 +9,7 @@ import sys
 from typing import Optional, Sequence
 
 from ..errors import KenkenError
-from . import DEFAULT_ATTEMPTS_PER_TASK, DEFAULT_SHARD_SIZE, band, closest_text, generate, grade
+from . import DEFAULT_ATTEMPTS_PER_TASK, DEFAULT_SHARD_SIZE, attempts_text, band, closest_text, generate, grade
 
 PROG = "python -m kenken.dask"
 
@@ -186,9 +186,7 @@ def run_generate(a: argparse.Namespace) -> int:
     )
     rated = band(a.min, a.max)
     secs = report.seconds
-    attempts = f"{report.tried} attempts"
-    if report.repeats:
-        attempts += f" ({report.repeats} repeated an earlier puzzle)"
+    attempts = attempts_text(report)
     if report.stopped == "done":
         if not a.quiet:
             print(
