@@ -21,8 +21,10 @@ FOUR = "4:_a_5a_bac_a__,d2m12a5m8s2d2s1"
 
 
 def load(page, text):
+    """Loads a puzzle and waits until the page shows it (not the one before)."""
     page.fill("#puzzle-text", text)
     page.click("#load")
+    page.wait_for_function("(text) => state.puzzle === text", arg=text.strip())
     page.wait_for_selector("#workspace:not([hidden])")
     page.wait_for_function("() => document.querySelector('#step-picture svg') !== null")
 
@@ -60,7 +62,8 @@ def test_page_is_small_and_paints_fast(page, server):
     print(f"first contentful paint {timing['paint']:.0f} ms, load {timing['load']:.0f} ms")
     assert timing["paint"] is not None and timing["paint"] < 1000
     assert page.title() == "KenKen grader"
-    # The file's puzzles are offered.
+    # The file's puzzles are offered (the list fills, then shows, after the paint).
+    page.wait_for_selector("#file-picker:not([hidden])")
     assert page.locator("#file-list option").count() == 20
 
 
