@@ -14,7 +14,7 @@
 //!
 //! The size, N rows of N cells (a letter per cage, a digit for a given cell), a
 //! blank line, then one clue per cage: labelled (`A 3+`) or in letter order (`3+`).
-//! Choices the spec leaves open are in [`our_reading::letter_order_key`]'s notes.
+//! Choices the format leaves open are in [`our_reading::letter_order_key`]'s notes.
 
 use crate::cages::{assemble, PendingCage};
 use crate::error::quoted;

@@ -1,4 +1,4 @@
-//! Reading and writing KenKen puzzle strings, byte-exact to `shared/spec/formats.md`.
+//! Reading and writing KenKen puzzle strings, byte-exact to `docs/formats.md`.
 //!
 //! One module per format, each with a `read` and (where the format can be written) a
 //! `write`:
@@ -14,7 +14,7 @@
 //!
 //! [`detect`] guesses the format of a string and [`read_any`] reads it;
 //! [`batch`] reads files of many puzzle strings (JSON arrays, NDJSON, lines);
-//! [`write`](fn@write) writes a puzzle in a chosen format. Every choice the spec
+//! [`write`](fn@write) writes a puzzle in a chosen format. Every choice the format description
 //! leaves open ("our reading") is in [`our_reading`]. No reader panics on any
 //! input: each returns a [`FormatError`] naming the rule broken and where.
 

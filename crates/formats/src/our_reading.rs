@@ -1,4 +1,4 @@
-//! Every choice the formats spec leaves open — marked **(our reading)** there — and
+//! Every choice the formats leave open (`docs/formats.md`) and
 //! the few places where we knowingly differ from a format's original program, in one
 //! place so they can be reviewed and changed together. The format modules use these
 //! items rather than repeating the decisions.
@@ -10,19 +10,19 @@ use kenken_model::{Digits, Op};
 // ---------------------------------------------------------------------------------
 
 /// Lenient mode (the reference solver's reading) accepts `s` / `d` on cages of any
-/// area, with the generalised meaning of `ladder.md` (largest minus / divided by the
+/// area, with the generalised meaning of `docs/ladder.md` (largest minus / divided by the
 /// rest); on a single cell both mean "the digit is the clue" (a given). Strict mode
-/// (Tatham's) requires area 2. Spec §1.
+/// (Tatham's) requires area 2. (`docs/formats.md`, Tatham's Keen game ID).
 pub const LENIENT_SUB_DIV_ANY_AREA: bool = true;
 
 /// Lenient mode accepts a block structure that ends one position short, without the
 /// final virtual line (`4:a__a_aa__a_3ac,…`), as the reference's decoder does.
-/// Spec §1.
+/// (`docs/formats.md`, Tatham's Keen game ID).
 pub const LENIENT_SHORT_BLOCK_STRUCTURE: bool = true;
 
 /// Lenient mode also accepts grid sizes up to this (the model's limit), so puzzles
 /// from other formats larger than Tatham's 9x9 can round-trip through a game ID.
-/// Not in the spec: our extension, reported as a relaxed rule like the others.
+/// Our extension, reported as a relaxed rule like the others.
 pub const LENIENT_MAX_SIZE: usize = kenken_model::MAX_SIZE;
 
 /// Tatham's largest grid (his `validate_params`).
@@ -40,13 +40,13 @@ pub const TATHAM_REJECT_CLUES_OVER_U64: bool = true;
 
 /// The block-structure letters follow Tatham's *encoder*: `y` = 25 non-lines then a
 /// line, `z` = 25 non-lines and no line. (His decoder treats `y` as the no-line
-/// letter, an off-by-one no generated ID hits.) Spec §1; the one known difference
+/// letter, an off-by-one no generated ID hits.) (`docs/formats.md`, Tatham's Keen game ID); the one known difference
 /// from `sgt-keen` on acceptance.
 pub const Z_MEANS_25_WITHOUT_LINE: bool = true;
 
 /// An ID without a description (bare parameters `6dh`, or a random seed `6dh#12345`)
 /// is rejected with a clear message, although Tatham's program would generate a
-/// fresh puzzle from it. Spec §1.
+/// fresh puzzle from it. (`docs/formats.md`, Tatham's Keen game ID).
 pub const REJECT_SEED_IDS: bool = true;
 
 /// Whitespace around a game ID is ignored (IDs pasted from files or terminals carry
@@ -66,7 +66,7 @@ pub fn is_web_player_prefix(before_hash: &str) -> bool {
 // ---------------------------------------------------------------------------------
 
 /// Operator numbers of the packed formats, our reading of the published
-/// "4 (+-x/)" column: 1 = +, 2 = −, 3 = ×, 4 = ÷. Spec §2.
+/// "4 (+-x/)" column: 1 = +, 2 = −, 3 = ×, 4 = ÷. (`docs/formats.md`, SudokuWiki packed strings).
 pub const PACKED_OPERATOR_CODES: [(Op, u32); 4] =
     [(Op::Add, 1), (Op::Sub, 2), (Op::Mul, 3), (Op::Div, 4)];
 
@@ -89,19 +89,19 @@ pub fn packed_operator(code: u32) -> Option<Op> {
 
 /// A cell whose candidates were never noted is written as its full candidate mask
 /// when a solver state is written, and as 0 ("nothing known") for a bare puzzle.
-/// Spec §2.
+/// (`docs/formats.md`, SudokuWiki packed strings).
 pub fn unnoted_candidates(size: usize) -> Digits {
     Digits::full(size)
 }
 
 /// Packed strings are read with a case-insensitive prefix (`k6c…` too), and may be
 /// pasted inside a SudokuWiki address (`…?bd=K6C…`): the part from the prefix on is
-/// read. The spec only says the base-36 digits may be either case.
+/// read. `docs/formats.md` only says the base-36 digits may be either case.
 pub const PACKED_PREFIX_ANY_CASE: bool = true;
 
 /// In the unpacked URL a single-cell cage's entry is its value with no operator
 /// (`4`), since a given has none; other cages write `<clue><op>` with
-/// `+ - x /`. Spec §3 names only the four operators.
+/// `+ - x /`. `docs/formats.md` names only the four operators.
 pub fn unpacked_url_entry(op: Op, clue: u64) -> String {
     match op {
         Op::Given => clue.to_string(),
@@ -147,7 +147,7 @@ pub const NO_TRAILING_NEWLINE: bool = true;
 // Text and letter-grid formats
 // ---------------------------------------------------------------------------------
 
-/// Operator spellings read by the text and letter-grid formats: the spec's
+/// Operator spellings read by the text and letter-grid formats: `docs/formats.md`'s
 /// `+ - * / !` and `– x × ÷`, plus `X` and the Unicode minus `−` (U+2212), which
 /// people paste from typeset puzzles. Written: `+ - * / !`.
 pub const OPERATOR_SPELLINGS: [(&str, Op); 11] = [

@@ -30,7 +30,7 @@ pub enum Strictness {
 /// A Tatham rule that the lenient reading relaxes.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
 pub enum RelaxedRule {
-    /// `s` / `d` on a cage whose area is not 2 (generalised − / ÷ of `ladder.md`).
+    /// `s` / `d` on a cage whose area is not 2 (generalised − / ÷ of `docs/ladder.md`).
     SubDivArea,
     /// A block structure one position short (no final virtual line).
     ShortBlockStructure,

@@ -1,5 +1,5 @@
 //! Integration tests of the formats crate, in one test binary: hand-checked
-//! K6C/D6C vectors (`k6c_vectors`), round trips of the shared reference puzzles
+//! K6C/D6C vectors (`k6c_vectors`), round trips of the reference puzzles (`reference/`)
 //! (`reference`), conformance with Simon Tatham's own program (`sgt_keen`), and
 //! mutation fuzzing of every reader (`fuzz`).
 

@@ -212,7 +212,7 @@ mod tests {
         names.iter().map(|&(r, c)| size.cell(r, c)).collect()
     }
 
-    /// The 3x3 example of the text format spec.
+    /// The 3x3 example of the text format (`docs/formats.md`).
     pub(crate) fn example() -> Puzzle {
         let s = Size::new(3).unwrap();
         Puzzle::new(

@@ -12,7 +12,7 @@ use kenken_techniques::{Grader, Options};
 use resvg::tiny_skia::Pixmap;
 use std::path::PathBuf;
 
-/// The formats spec's example 6x6.
+/// The example 6x6 of `docs/formats.md`.
 const SIX: &str = "6:a_a_aa_a_a_9a3ba__aa_a__aa__aa_a_,s2a9m6s3m18a5s2s3a6d3a7s2m12m20m24d2";
 /// A 9x9 whose step 14 is a region sum over two cages.
 const NINE: &str = "9:__b_4aa_4a5_4a_6a_3aa_4a__a_7a_3cabb_aa_5ba7__b_a__b_a_aa_a_c_ab_,s4m90m48d2a15s6s2m56d2d3s3a10a12a8a14s2s3m1296m288m60a10d2a6s1m14s1a11m1440a14m56s2s6d3";

@@ -30,7 +30,7 @@ fn assert_valid(p: &Puzzle, sol: &[Digit]) {
     }
 }
 
-/// The 3×3 example of the text format spec; its only solution is worked out by
+/// The 3×3 example of the text format (`docs/formats.md`); its only solution is worked out by
 /// hand in the test below.
 fn example() -> Puzzle {
     let s = size(3);

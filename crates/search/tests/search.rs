@@ -1,8 +1,7 @@
 //! The exhaustive solver on real puzzles: the reference corpus (Tatham Keen game IDs,
 //! every one with exactly one solution) and a timing printout.
 //!
-//! The corpus lives outside the repository, in `../shared/reference` beside the
-//! checkout; set `KENKEN_REFERENCE_DIR` to point elsewhere.
+//! The corpus is the repository's `reference/`.
 
 use kenken_model::{Budget, Cage, Combinations, Digit, Limits, Op, Puzzle, Size};
 use kenken_search::{
@@ -12,21 +11,13 @@ use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 fn reference_dir() -> PathBuf {
-    std::env::var_os("KENKEN_REFERENCE_DIR")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| {
-            PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/reference")
-        })
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../reference")
 }
 
 fn read_reference(name: &str) -> String {
     let path = reference_dir().join(name);
-    std::fs::read_to_string(&path).unwrap_or_else(|e| {
-        panic!(
-            "cannot read {} ({e}); set KENKEN_REFERENCE_DIR to the reference data",
-            path.display()
-        )
-    })
+    std::fs::read_to_string(&path)
+        .unwrap_or_else(|e| panic!("cannot read {} ({e})", path.display()))
 }
 
 /// The game IDs of `reference-ratings.ndjson`, in file order.
@@ -195,7 +186,7 @@ fn assert_valid(p: &Puzzle, sol: &[Digit], id: &str) {
 
 #[test]
 fn the_parser_reads_cage_shapes() {
-    // From the formats spec: 3x3 whose cages are {r1c1,r2c1}, {r1c2,r2c2}, {r1c3},
+    // From `docs/formats.md`: 3x3 whose cages are {r1c1,r2c1}, {r1c2,r2c2}, {r1c3},
     // {r2c3,r3c3}, {r3c1,r3c2}.
     let p = parse_tatham("3:_4a3_a,a3a5a1a5a4");
     assert_eq!(p.cages().len(), 5);

@@ -6,7 +6,7 @@ use kenken_techniques::{Grader, Options};
 use std::io::BufRead;
 use std::time::Instant;
 fn main() {
-    let f = std::fs::File::open(common::shared_reference("reference-ratings.ndjson")).unwrap();
+    let f = std::fs::File::open(common::reference_file("reference-ratings.ndjson")).unwrap();
     let mut rows = Vec::new();
     for l in std::io::BufReader::new(f).lines() {
         let v: serde_json::Value = serde_json::from_str(&l.unwrap()).unwrap();

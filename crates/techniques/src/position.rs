@@ -480,7 +480,7 @@ mod tests {
     use crate::TechniqueKind;
     use kenken_model::Puzzle;
 
-    /// The formats spec's example 6x6 and its solution.
+    /// The example 6x6 of `docs/formats.md` and its solution.
     const SIX: &str = "6:a_a_aa_a_a_9a3ba__aa_a__aa__aa_a_,s2a9m6s3m18a5s2s3a6d3a7s2m12m20m24d2";
     const AMBIGUOUS: &str = "4:aa_a3__aa_3a_a,m4s1s1a5m8a5s1";
     const IMPOSSIBLE: &str = "6:aab_12a_6aa_aa_a4_a3b_a_a,a9a5m60s1d3m8d2d2a7m120s4d2a8s2m4s1";

@@ -48,7 +48,7 @@ pub enum Finder {
     /// it.
     New(fn(&Layout, &[TechniqueKind]) -> Box<dyn Technique>),
     /// The technique of the row above (one search that finds both kinds, in the
-    /// order the spec fixes).
+    /// order the ladder fixes (`docs/ladder.md`)).
     Above,
 }
 

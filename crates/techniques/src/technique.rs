@@ -8,7 +8,7 @@ use std::ops::RangeInclusive;
 
 /// A technique of the ladder, made for one run (see
 /// [`Finder::New`](crate::registry::Finder::New)): it finds the first step it
-/// allows on a state, in the order the spec fixes, without changing the state,
+/// allows on a state, in the order the ladder fixes (`docs/ladder.md`), without changing the state,
 /// and keeps what it learns between steps (what it found barren, tables it
 /// built) for itself.
 pub trait Technique: Send {
@@ -23,7 +23,7 @@ pub trait Technique: Send {
     fn find(&mut self, state: &State, ctx: &mut Context, size: usize) -> Option<Step>;
 }
 
-/// The most cages one cage-combination step may combine (the spec's "up to 8");
+/// The most cages one cage-combination step may combine (`docs/formats.md`'s "up to 8");
 /// region sums then allow one more unknown part.
 pub const MAX_CAGE_SET: usize = 8;
 
@@ -38,7 +38,7 @@ pub struct Context {
     /// When each cage and region last changed.
     pub(crate) changes: Changes,
     /// The deepest cage-combination level tried so far (1 before any): region sums
-    /// may use one more unknown than it (the spec ties the two).
+    /// may use one more unknown than it (`docs/ladder.md` ties the two).
     pub(crate) deepest: usize,
     /// Whether the steps found are shown (false for a run that keeps no log: see
     /// [`Ladder::quiet`](crate::Ladder::quiet)).

@@ -69,7 +69,7 @@ const NUMBERS: &[&str] = &[
     "99999999999999999999999",
 ];
 
-/// The puzzle the position seeds belong to (the formats spec's example).
+/// The puzzle the position seeds belong to (the example of `docs/formats.md`).
 fn six() -> Puzzle {
     tatham::read(SEEDS[0]).unwrap()
 }

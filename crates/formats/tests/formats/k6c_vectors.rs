@@ -1,13 +1,13 @@
 //! Hand-checked K6C / D6C vectors. Each cell is 4 base-36 digits of
 //! `p = (colour << 18) + (field << 7) + progress`, so
 //! `p = colour * 262144 + field * 128 + progress`. The full strings were also
-//! computed by a separate throwaway implementation (Python) of the spec; the
+//! computed by a separate throwaway implementation (Python) of the format; the
 //! comments work a few cells out by hand.
 
 use kenken_formats::{sudokuwiki, tatham, CellProgress};
 use kenken_model::{Digits, Op, Puzzle};
 
-/// The formats spec's example. Cages in clue order: s2 (r1c1 r1c2), a9 (r1c3 r2c2
+/// The example of `docs/formats.md`. Cages in clue order: s2 (r1c1 r1c2), a9 (r1c3 r2c2
 /// r2c3), m6 (r1c4 r1c5), s3 (r1c6 r2c6), m18 (r2c1 r3c1 r4c1), …
 const README: &str = "6:a_a_aa_a_a_9a3ba__aa_a__aa__aa_a_,s2a9m6s3m18a5s2s3a6d3a7s2m12m20m24d2";
 const README_K6C: &str = "K6C007400745n5s00lc00ao5mkgbabk5m9s5mdcb91cb8n45mgwb8u8007400745mkg00lc003kb8jk5mkgb98g5mgwb8qo5ngg01z45mo0b8n4gx6ob8qo5mkg00ao0000gutcgv40007400e8";

@@ -6,12 +6,12 @@
 //! * for several hundred mutated IDs, our strict reader accepts exactly those that
 //!   `sgt-keen --print` accepts, and when both reject, with Tatham's message.
 //!
-//! The one allowed difference is the spec's `y`/`z` off-by-one: Tatham's decoder
+//! The one allowed difference is `docs/formats.md`'s `y`/`z` off-by-one: Tatham's decoder
 //! reads `y` as "25 non-lines, no line" and `z` as "26 non-lines and a line", we
 //! read them as his encoder writes them. So each mutated ID is translated from the
 //! decoder's meaning to ours before our reader sees it (`y` → `z`, `z` → `za`).
-//! IDs without a description (where sgt-keen generates a random puzzle and the spec
-//! says to reject) are not compared.
+//! IDs without a description (where sgt-keen generates a random puzzle and our reader
+//! rejects them) are not compared.
 
 use kenken_formats::{tatham, Rule};
 use std::io::{Read, Write};
@@ -115,18 +115,12 @@ impl Rng {
     }
 }
 
-fn shared_reference() -> PathBuf {
-    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/reference");
-    assert!(
-        dir.is_dir(),
-        "the shared reference data is missing: expected {}",
-        dir.display()
-    );
-    dir
+fn reference_dir() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../reference")
 }
 
 fn seed_ids() -> Vec<String> {
-    let text = std::fs::read_to_string(shared_reference().join("reference-ratings.ndjson"))
+    let text = std::fs::read_to_string(reference_dir().join("reference-ratings.ndjson"))
         .expect("cannot read reference-ratings.ndjson");
     let mut ids: Vec<String> = text
         .lines()
@@ -136,7 +130,7 @@ fn seed_ids() -> Vec<String> {
             v["puzzle"].as_str().unwrap().to_string()
         })
         .collect();
-    let grids = std::fs::read_to_string(shared_reference().join("testgrids.json")).unwrap();
+    let grids = std::fs::read_to_string(reference_dir().join("testgrids.json")).unwrap();
     let v: serde_json::Value = serde_json::from_str(&grids).unwrap();
     for list in v.as_object().unwrap().values() {
         ids.extend(

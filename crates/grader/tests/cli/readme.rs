@@ -1,4 +1,5 @@
-//! README.md's examples are real output: every ```` ```console ```` block is run,
+//! README.md's and docs/'s examples are real output: every ```` ```console ````
+//! block of README.md and of each `docs/*.md` is run,
 //! command by command, in one shell (variables set by one command are seen by the
 //! next), and what each prints on stdout must be what the block shows after it
 //! (a command shows its stderr by saying `2>&1`).
@@ -28,6 +29,11 @@ fn repository() -> PathBuf {
 
 /// The console blocks of a Markdown text, each as its examples.
 fn console_blocks(markdown: &str) -> Vec<Vec<Example>> {
+    console_blocks_of("README.md", markdown)
+}
+
+/// The console blocks of the Markdown file `name`.
+fn console_blocks_of(name: &str, markdown: &str) -> Vec<Vec<Example>> {
     let mut blocks = Vec::new();
     let mut current: Option<Vec<Example>> = None;
     for (i, line) in markdown.lines().enumerate() {
@@ -45,17 +51,14 @@ fn console_blocks(markdown: &str) -> Vec<Vec<Example>> {
                 } else {
                     let example = examples
                         .last_mut()
-                        .unwrap_or_else(|| panic!("README.md:{}: output before a `$` line", i + 1));
+                        .unwrap_or_else(|| panic!("{name}:{}: output before a `$` line", i + 1));
                     example.expected.push_str(line);
                     example.expected.push('\n');
                 }
             }
         }
     }
-    assert!(
-        current.is_none(),
-        "README.md: a console block is not closed"
-    );
+    assert!(current.is_none(), "{name}: a console block is not closed");
     blocks
 }
 
@@ -131,28 +134,49 @@ fn sandbox() -> PathBuf {
     dir
 }
 
+/// README.md, then every Markdown file of docs/, by name.
+fn documents() -> Vec<(String, String)> {
+    let mut names = vec!["README.md".to_string()];
+    let mut docs: Vec<String> = std::fs::read_dir(repository().join("docs"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n.ends_with(".md"))
+        .map(|n| format!("docs/{n}"))
+        .collect();
+    docs.sort();
+    names.extend(docs);
+    names
+        .into_iter()
+        .map(|n| {
+            let text = std::fs::read_to_string(repository().join(&n)).unwrap();
+            (n, text)
+        })
+        .collect()
+}
+
 #[test]
 fn readme_examples_are_real_output() {
-    let readme = std::fs::read_to_string(repository().join("README.md")).unwrap();
-    let blocks = console_blocks(&readme);
+    let documents = documents();
+    let readme_blocks = console_blocks(&documents[0].1).len();
     assert!(
-        blocks.len() >= 5,
-        "README.md has {} console blocks",
-        blocks.len()
+        readme_blocks >= 5,
+        "README.md has {readme_blocks} console blocks"
     );
     let dir = sandbox();
     let mut failures = Vec::new();
-    for examples in &blocks {
-        let outputs = run_block(&dir, examples);
-        for (example, got) in examples.iter().zip(outputs) {
-            // A blank line between two commands is layout, not output.
-            let trim = |s: &str| mask_times(s.trim_end_matches('\n'));
-            let (want, got) = (trim(&example.expected), trim(&got));
-            if want != got {
-                failures.push(format!(
-                    "README.md:{}: $ {}\n--- README shows:\n{want}\n--- it prints:\n{got}\n",
-                    example.line, example.command
-                ));
+    for (name, text) in &documents {
+        for examples in &console_blocks_of(name, text) {
+            let outputs = run_block(&dir, examples);
+            for (example, got) in examples.iter().zip(outputs) {
+                // A blank line between two commands is layout, not output.
+                let trim = |s: &str| mask_times(s.trim_end_matches('\n'));
+                let (want, got) = (trim(&example.expected), trim(&got));
+                if want != got {
+                    failures.push(format!(
+                        "{name}:{}: $ {}\n--- {name} shows:\n{want}\n--- it prints:\n{got}\n",
+                        example.line, example.command
+                    ));
+                }
             }
         }
     }

@@ -1,4 +1,4 @@
-//! Puzzles the CLI tests use: rows of `shared/reference/reference-ratings.ndjson`
+//! Puzzles the CLI tests use: rows of `reference/reference-ratings.ndjson`
 //! (Tatham IDs with the reference solver's mode-n max and total and mode-c depth and
 //! step count), and a few hand-made puzzles with no or several solutions.
 

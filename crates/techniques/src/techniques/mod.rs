@@ -1,5 +1,5 @@
 //! One file per technique, each a [`Technique`](crate::Technique) made for a run
-//! by the registry. Each scans in the order the ladder spec fixes (rows, then
+//! by the registry. Each scans in the order the ladder fixes (`docs/ladder.md`) (rows, then
 //! columns, then KenDoku boxes; digits ascending; cages in clue order) and returns
 //! the first step that removes something.
 

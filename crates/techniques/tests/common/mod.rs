@@ -4,16 +4,12 @@
 use kenken_model::Puzzle;
 use std::path::PathBuf;
 
-pub fn shared_reference(file: &str) -> PathBuf {
-    let p = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("../../../shared/reference")
-        .join(file);
-    assert!(
-        p.exists(),
-        "missing {} (the shared reference data must sit beside the repository)",
-        p.display()
-    );
-    p
+/// A file of the repository's `reference/` (the reference solver's ratings, logs
+/// and test grids).
+pub fn reference_file(file: &str) -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../../reference")
+        .join(file)
 }
 
 /// Reads a Tatham game ID (leniently, as the reference's test grids need).

@@ -1,4 +1,4 @@
-//! Compatibility with the reference solver on ../shared/reference.
+//! Compatibility with the reference solver on `reference/`.
 use crate::common;
 
 use kenken_techniques::{Grader, Options};
@@ -16,7 +16,7 @@ struct Row {
 
 /// The reference's mode-n step texts (naked singles left out), by puzzle.
 fn reference_logs() -> std::collections::HashMap<String, Vec<(f64, String)>> {
-    let f = std::fs::File::open(common::shared_reference("reference-logs.ndjson")).unwrap();
+    let f = std::fs::File::open(common::reference_file("reference-logs.ndjson")).unwrap();
     std::io::BufReader::new(f)
         .lines()
         .map(|l| {
@@ -34,7 +34,7 @@ fn reference_logs() -> std::collections::HashMap<String, Vec<(f64, String)>> {
 }
 
 fn load() -> Vec<Row> {
-    let f = std::fs::File::open(common::shared_reference("reference-ratings.ndjson")).unwrap();
+    let f = std::fs::File::open(common::reference_file("reference-ratings.ndjson")).unwrap();
     std::io::BufReader::new(f)
         .lines()
         .map(|l| {
@@ -118,7 +118,7 @@ fn agreement_with_reference() {
     assert_eq!(ok_max, all, "max must agree on every puzzle");
     assert_eq!(ok_depth, all, "depth must agree on every puzzle");
     // total and the mode-c step count depend on the cage-combination search order;
-    // the spec fixes it only in outline (see the issue note). Keep what we reach.
+    // the ladder fixes it only in outline (see the issue note). Keep what we reach.
     assert!(
         ok_total * 100 >= all * 99,
         "total agrees on {ok_total} of {all}, below 99%"
@@ -144,7 +144,7 @@ enum Parting {
 /// as below, how).
 ///
 /// Every one is a cage comparison whose cage set, or the order its cages are named
-/// in, follows from the order cage sets are searched in, which the ladder spec
+/// in, follows from the order cage sets are searched in, which the ladder
 /// gives only in outline ("sorted by their number of live combinations", without
 /// saying when the list is sorted). Both name a set in the order of their list of
 /// unsolved cages. Ours is sorted again after every step, and a level resumes
@@ -193,7 +193,7 @@ fn cage_comparison(step: &str) -> Option<(Vec<u32>, (&str, &str))> {
 /// must read as ours, rating and text, in order, but for the partings above.
 #[test]
 fn step_texts_match_reference() {
-    let f = std::fs::File::open(common::shared_reference("reference-logs.ndjson")).unwrap();
+    let f = std::fs::File::open(common::reference_file("reference-logs.ndjson")).unwrap();
     let mut used = Vec::new();
     let mut all_agree = 0;
     let mut puzzles = 0;

@@ -1,5 +1,5 @@
 """Makes the README's screenshot of the page (docs/images/serve-page.png): the
-formats spec's 6x6 with two digits entered, a hint at the "cells" level shown
+6x6 of `docs/formats.md` with two digits entered, a hint at the "cells" level shown
 on the grid, and step 7 of the solution.
 
     python3 crates/web/tests/browser/readme_screenshot.py"""

@@ -15,7 +15,7 @@ import pytest
 EXPECTED = Path(__file__).parent / "expected"
 UPDATE = os.environ.get("UPDATE_SCREENSHOTS") == "1"
 
-# The formats spec's 6x6 (its solution's first row is 4 6 1 2 5 3) and a 4x4.
+# The 6x6 of `docs/formats.md` (its solution's first row is 4 6 1 2 5 3) and a 4x4.
 SIX = "6:a_a_aa_a_a_9a3ba__aa_a__aa__aa_a_,s2a9m6s3m18a5s2s3a6d3a7s2m12m20m24d2"
 FOUR = "4:_a_5a_bac_a__,d2m12a5m8s2d2s1"
 

@@ -2,7 +2,7 @@
 //! of them survives only if it extends to a choice of one live combination for
 //! every cage of the set with no row/column (or box) clash.
 //!
-//! Search order (the ladder spec fixes it, as it decides `total` and, through the
+//! Search order (`docs/ladder.md` fixes it, as it decides `total` and, through the
 //! deepest level tried, which region sums are allowed): unsolved cages sorted by
 //! live combinations (ties by cage order); sets in lexicographic order of that list
 //! ([`connected_sets`]); at the deepest level, resume from the set of the previous

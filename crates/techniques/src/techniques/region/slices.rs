@@ -1,7 +1,7 @@
 //! Slices and their totals: a slice of n adjacent lines adds up to n·N(N+1)/2, and
 //! each cage with cells inside contributes the possible sums of those cells.
 //!
-//! The slices, in the order the spec fixes: slice size n = 1..=N; rows, then
+//! The slices, in the order the ladder fixes (`docs/ladder.md`): slice size n = 1..=N; rows, then
 //! columns (none for n = N, the whole grid); first line top/left first; for
 //! KenDoku, each box after the single rows and columns. A slice's totals are
 //! computed once ([`SliceCache`]) and reused until a cage of the slice changes; a
