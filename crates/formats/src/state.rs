@@ -13,7 +13,8 @@
 //! * one line per row, N rows of N cells; or all N² cells on one line;
 //! * a cell is a digit entered (`1`–`9`, then `a`–`g` for 10–16, either case), a
 //!   blank (`.`, `0` or `_`), or pencil marks: the digits still possible between
-//!   brackets (`[125]`, also `(125)` or `{125}`);
+//!   brackets (`[125]`, also `(125)` or `{125}`); empty brackets (`[]`) are a blank,
+//!   as on the page;
 //! * spaces, tabs and `|` between cells are ignored, and so are blank lines, lines
 //!   starting with `#`, and lines made only of `-`, `+`, `=`, `|` and spaces (box
 //!   rules drawn by hand).
@@ -148,10 +149,12 @@ fn read_row(size: Size, line: usize, text: &str) -> Result<Vec<CellProgress>, St
                         }
                     }
                 }
-                if marks.is_empty() {
-                    return Err(problem(column, "pencil marks with no digit".to_string()));
-                }
-                cells.push(CellProgress::Candidates(marks));
+                // No mark written is a blank cell, as on the page.
+                cells.push(if marks.is_empty() {
+                    CellProgress::Unknown
+                } else {
+                    CellProgress::Candidates(marks)
+                });
             }
             c => match digit(size, c) {
                 Some(d) => cells.push(CellProgress::Solved(d)),
@@ -258,8 +261,11 @@ mod tests {
         );
         let err = read_grid(size(4), ". . . .\n. . . .\n. . . .\n. . . [12").unwrap_err();
         assert_eq!(err.to_string(), "line 4, column 7: no ']' closes this '['");
-        let err = read_grid(size(4), "[] . . .\n. . . .\n. . . .\n. . . .").unwrap_err();
-        assert!(err.to_string().contains("no digit"), "{err}");
+        // Brackets with no mark in them: a blank cell, as `.` is.
+        assert_eq!(
+            read_grid(size(4), "[] . . .\n. . . .\n. . . .\n. . . .").unwrap(),
+            read_grid(size(4), ". . . .\n. . . .\n. . . .\n. . . .").unwrap()
+        );
         assert_eq!(read_grid(size(4), "# nothing\n"), Err(StateError::Empty));
     }
 }
