@@ -25,14 +25,6 @@ pub enum GenerateFormat {
     Text,
 }
 
-/// A rating from a number: 0 to 1000, to the tenth.
-pub fn rating(x: f64) -> Result<Rating, String> {
-    if !(0.0..=1000.0).contains(&x) {
-        return Err(format!("a rating is between 0 and 1000, not {x}"));
-    }
-    Ok(Rating((x * 10.0).round() as u32))
-}
-
 /// Checks that the output format can hold the puzzles asked for, before searching.
 pub fn check_format(format: GenerateFormat, size: usize, kendoku: bool) -> Result<(), String> {
     let six = size == 6;
@@ -226,12 +218,5 @@ mod tests {
         }
         assert!(!whole.is_empty());
         assert_eq!(pieces, whole);
-    }
-
-    #[test]
-    fn ratings_are_tenths() {
-        assert_eq!(rating(4.4), Ok(Rating(44)));
-        assert!(rating(-1.0).is_err());
-        assert!(rating(f64::NAN).is_err());
     }
 }

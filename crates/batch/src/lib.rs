@@ -5,8 +5,9 @@
 //! * [`pipeline`]: jobs (the entries of a batch) worked on a chunk at a time on a
 //!   rayon pool, grouped by size, handed back in input order; a panic or an
 //!   unreadable entry becomes that job's outcome and the batch goes on.
-//! * [`grading`]: the runs a mode asks for, the grading of one puzzle, its row
-//!   (TSV, NDJSON) and the tally of a batch.
+//! * [`settings`]: the grading options every front end takes, checked once.
+//! * [`grading`]: the grading of one puzzle; [`grade_rows`]: its row (TSV,
+//!   NDJSON); [`tally`]: the tally of a batch.
 //! * [`solving`]: the exhaustive search of one puzzle and its row.
 //! * [`generating`]: generated puzzles as rows, and a run's attempts cut into
 //!   ranges that can run anywhere.
@@ -16,14 +17,20 @@
 //! bar and a library caller can count; nothing here writes to the terminal.
 
 pub mod generating;
+pub mod grade_rows;
 pub mod grading;
 pub mod pipeline;
+pub mod settings;
 pub mod solving;
+pub mod tally;
 pub mod text;
 
-pub use grading::{GradeRow, GradeRows, GradeSettings, Graded, Grading, Mode, Runs, Tally};
+pub use grade_rows::{GradeRow, GradeRows};
+pub use grading::{Graded, Grading};
 pub use pipeline::{Done, Finished, Job, Outcome, Progress, Rows, Work};
+pub use settings::{GradeOptions, GradeSettings, MemoryLimit, Mode, Runs};
 pub use solving::{SolveRow, SolveRows, Solved, Solving};
+pub use tally::Tally;
 
 /// The rows' format.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

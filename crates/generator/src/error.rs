@@ -1,13 +1,17 @@
 //! What can be wrong with a generation request.
 
+use kenken_model::OptionsError;
 use thiserror::Error;
 
 /// A request the generator cannot carry out as asked (checked before any search).
-#[derive(Debug, Clone, PartialEq, Eq, Error)]
+#[derive(Debug, Clone, PartialEq, Error)]
 pub enum GenerateError {
+    /// An option whose value is out of its range (`--timeout nan`).
+    #[error(transparent)]
+    Options(#[from] OptionsError),
     #[error("grid size {size} is outside {min}..={max}{why}")]
     Size {
-        size: usize,
+        size: i64,
         min: usize,
         max: usize,
         why: &'static str,
@@ -18,6 +22,14 @@ pub enum GenerateError {
         "cage sizes {lo}-{hi} are not a range of multi-cell cage sizes (2 <= lo <= hi <= {cells})"
     )]
     CageSizes { lo: usize, hi: usize, cells: usize },
+    #[error("no layout has a mean cage size of {asked} cells or less with these rules: with at most {givens} single-cell cage(s) and cages of at least {lo} cells, a {size}x{size} grid's mean is at least {least:.2}")]
+    MeanCageSize {
+        asked: f64,
+        least: f64,
+        size: usize,
+        givens: usize,
+        lo: usize,
+    },
     #[error("no operation left: --ops must name at least one of + - * /")]
     NoOps,
     #[error("with --strict and --ops {ops}, cages of {lo} or more cells can get no clue (Tatham allows - and / on two cells only)")]

@@ -2,6 +2,8 @@
 //! rating ladder: the grader is the judge, so the generator can aim at any band
 //! of it, including ratings no other generator reaches.
 //!
+//! * [`GenerateOptions`]: the options as every front end takes them, checked
+//!   once into a [`Plan`] (a [`Request`] and the run's bounds).
 //! * [`Request`]: the grid, the band `[min, max]` of max ratings, the cage and
 //!   clue rules (operations, Tatham's strict rules, cage sizes, givens, KenDoku
 //!   boxes), required and forbidden techniques.
@@ -26,6 +28,7 @@ mod freedom;
 mod judge;
 mod latin;
 pub mod mutations;
+pub mod options;
 mod request;
 mod rng;
 pub mod search;
@@ -34,8 +37,9 @@ pub mod shape;
 pub use canonical::canonical_key;
 pub use driver::{generate, Event, RunLimits, RunReport, Stopped};
 pub use error::GenerateError;
+pub use options::{CageSizes, GenerateOptions, Plan};
 pub use request::{box_shape, OpSet, Request, Rules, STRICT_MAX_SIZE};
-pub use rng::attempt_seed;
+pub use rng::{attempt_seed, clock_seed};
 pub use search::Closest;
 pub use shape::ShapeStats;
 

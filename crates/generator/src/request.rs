@@ -187,7 +187,7 @@ impl Request {
         };
         if !(min..=max).contains(&self.size) {
             return Err(GenerateError::Size {
-                size: self.size,
+                size: self.size as i64,
                 min,
                 max,
                 why,
@@ -205,6 +205,20 @@ impl Request {
         let cells = self.size * self.size;
         if lo < 2 || hi < lo || hi > cells {
             return Err(GenerateError::CageSizes { lo, hi, cells });
+        }
+        // The most cages a layout can have: every given allowed, the rest in the
+        // smallest multi-cell cages.
+        let givens = self.rules.max_givens.min(cells);
+        let most_cages = givens + (cells - givens) / lo;
+        let least = cells as f64 / most_cages as f64;
+        if self.rules.max_mean_cage_size < least {
+            return Err(GenerateError::MeanCageSize {
+                asked: self.rules.max_mean_cage_size,
+                least,
+                size: self.size,
+                givens,
+                lo,
+            });
         }
         if self.rules.ops.is_empty() {
             return Err(GenerateError::NoOps);

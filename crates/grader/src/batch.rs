@@ -8,11 +8,11 @@
 
 use crate::exit::{BAD_INPUT, FAILURE};
 use crate::input::open_batch;
-use crate::ladder_args::LadderArgs;
+use crate::options;
 use crate::pipeline::{self, Settings};
 use anyhow::Context;
 use clap::Args;
-use kenken_batch::{GradeRows, Grading, RowFormat};
+use kenken_batch::{GradeOptions, GradeRows, Grading, RowFormat};
 use std::io;
 use std::process::ExitCode;
 
@@ -28,10 +28,10 @@ pub struct BatchArgs {
     #[arg(long, value_enum, default_value = "tsv")]
     pub format: RowFormat,
     #[command(flatten)]
-    pub ladder: LadderArgs,
-    /// Worker threads (default: every core).
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
-    pub jobs: Option<u16>,
+    pub grading: GradeOptions,
+    /// Worker threads: 1 to 256 (default: every core).
+    #[arg(long, value_name = "N", allow_hyphen_values = true)]
+    pub jobs: Option<i64>,
     /// No progress bar (it is only shown when stderr is a terminal anyway), and no
     /// warnings about puzzles read leniently.
     #[arg(long)]
@@ -49,31 +49,31 @@ pub struct BatchArgs {
     pub summary: bool,
 }
 
-/// The worker count `--jobs` asks for (default: every core).
-pub fn jobs(arg: Option<u16>) -> usize {
-    arg.map(usize::from).unwrap_or_else(|| {
-        std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get)
-    })
-}
-
 pub fn run(args: BatchArgs) -> anyhow::Result<ExitCode> {
+    let (grading, jobs) = match (
+        options::grade_settings("batch", &args.grading),
+        options::jobs("batch", args.jobs),
+    ) {
+        (Ok(grading), Ok(jobs)) => (grading, jobs),
+        (Err(code), _) | (_, Err(code)) => return Ok(code),
+    };
     let entries = match open_batch("batch", &args.input) {
         Ok(entries) => entries,
         Err(code) => return Ok(code),
     };
     let settings = Settings {
         command: "batch",
-        jobs: jobs(args.jobs),
+        jobs,
         quiet: args.quiet,
         times: args.times,
     };
-    let work = Grading::new(&args.ladder.settings());
-    let mut rows = GradeRows::new(args.ladder.mode, args.format, args.times);
+    let work = Grading::new(&grading);
+    let mut rows = GradeRows::new(grading.mode, args.format, args.times);
     let finished = pipeline::run(entries, &settings, &work, &mut rows)?;
     let tally = rows.tally;
     if args.summary {
         tally
-            .write(&mut io::stderr().lock(), args.ladder.mode)
+            .write(&mut io::stderr().lock(), grading.mode)
             .context("cannot write to standard error")?;
     }
     if !args.quiet {

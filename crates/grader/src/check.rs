@@ -5,7 +5,6 @@
 use crate::convert::FromFormat;
 use crate::exit::{BAD_INPUT, CONTRADICTED};
 use crate::input::load_puzzle;
-use crate::ladder_args::LadderArgs;
 use crate::position_arg::load_position;
 use crate::report::print;
 use clap::Args;
@@ -35,7 +34,7 @@ pub struct CheckArgs {
     #[arg(long)]
     pub json: bool,
     #[command(flatten)]
-    pub ladder: LadderArgs,
+    pub grading: kenken_batch::GradeOptions,
 }
 
 #[derive(Serialize)]
@@ -59,6 +58,10 @@ struct CheckJson {
 }
 
 pub fn run(args: CheckArgs) -> anyhow::Result<ExitCode> {
+    let settings = match crate::options::grade_settings("check", &args.grading) {
+        Ok(settings) => settings,
+        Err(code) => return Ok(code),
+    };
     let (_, imported) = match load_puzzle("check", &args.puzzle, args.from.map(Format::from)) {
         Ok(loaded) => loaded,
         Err(code) => return Ok(code),
@@ -72,7 +75,7 @@ pub fn run(args: CheckArgs) -> anyhow::Result<ExitCode> {
         Err(code) => return Ok(code),
     };
     let puzzle = &imported.puzzle;
-    let runs = args.ladder.runs().starting_now();
+    let runs = settings.runs().starting_now();
     let grader = match Grader::with_limits(puzzle, runs.limits) {
         Ok(g) => g,
         Err(why) => {

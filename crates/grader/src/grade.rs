@@ -5,10 +5,10 @@
 
 use crate::convert::FromFormat;
 use crate::input::load_puzzle;
-use crate::ladder_args::{LadderArgs, Mode, Runs};
 use crate::report::{grid_rows, grid_text, print, status_explained, StepJson};
 use crate::wording::Wording;
 use clap::Args;
+use kenken_batch::{GradeOptions, Mode, Runs};
 use kenken_formats::Format;
 use kenken_model::Digit;
 use kenken_model::{Budget, Exhausted};
@@ -26,7 +26,7 @@ pub struct GradeArgs {
     #[arg(long, value_enum)]
     pub from: Option<FromFormat>,
     #[command(flatten)]
-    pub ladder: LadderArgs,
+    pub grading: GradeOptions,
     /// Leave naked singles (rating 0) out of the log.
     #[arg(long)]
     pub no_singles: bool,
@@ -48,12 +48,16 @@ pub struct GradeArgs {
 }
 
 pub fn run(args: GradeArgs) -> anyhow::Result<ExitCode> {
+    let settings = match crate::options::grade_settings("grade", &args.grading) {
+        Ok(settings) => settings,
+        Err(code) => return Ok(code),
+    };
     let (input, imported) = match load_puzzle("grade", &args.puzzle, args.from.map(Format::from)) {
         Ok(loaded) => loaded,
         Err(code) => return Ok(code),
     };
     // One clock for the whole puzzle: the solution count and the runs.
-    let runs = args.ladder.runs().starting_now();
+    let runs = settings.runs().starting_now();
     let puzzle = input.text.trim();
     let grader = match Grader::with_limits(&imported.puzzle, runs.limits) {
         Ok(g) => g,
@@ -145,11 +149,11 @@ fn log(grader: &Grader, puzzle: &str, args: &GradeArgs, runs: &Runs) -> anyhow::
             grade.steps[i].technique.name()
         );
     }
-    let cc_grade = match (args.ladder.mode, runs.cc) {
+    let cc_grade = match (args.grading.mode, runs.cc) {
         (Mode::B, Some(options)) => Some(grader.grade(options, false)),
         _ => None,
     };
-    let cc: Option<&Grade> = match args.ladder.mode {
+    let cc: Option<&Grade> = match args.grading.mode {
         Mode::N => None,
         Mode::C => Some(&grade),
         Mode::B => cc_grade.as_ref(),

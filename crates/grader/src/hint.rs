@@ -6,7 +6,6 @@
 use crate::convert::FromFormat;
 use crate::exit::BAD_INPUT;
 use crate::input::load_puzzle;
-use crate::ladder_args::LadderArgs;
 use crate::position_arg::load_position;
 use crate::render::PictureKind;
 use crate::report::{print, StepJson};
@@ -56,14 +55,15 @@ pub struct HintArgs {
     #[arg(short, long, value_name = "FILE")]
     pub output: Option<PathBuf>,
     /// PNG pixels per SVG unit.
-    #[arg(long, default_value_t = 2.0, value_parser = crate::render::parse_scale)]
+    #[arg(long, default_value_t = 2.0, allow_hyphen_values = true,
+          value_parser = crate::render::parse_scale)]
     pub scale: f32,
     /// Print one JSON document: {"status", and up to the level: "nudge",
     /// "technique", "cells", "step"} (or "conflict").
     #[arg(long)]
     pub json: bool,
     #[command(flatten)]
-    pub ladder: LadderArgs,
+    pub grading: kenken_batch::GradeOptions,
 }
 
 #[derive(Serialize, Default)]
@@ -90,6 +90,10 @@ struct HintJson {
 }
 
 pub fn run(args: HintArgs) -> anyhow::Result<ExitCode> {
+    let settings = match crate::options::grade_settings("hint", &args.grading) {
+        Ok(settings) => settings,
+        Err(code) => return Ok(code),
+    };
     let (_, imported) = match load_puzzle("hint", &args.puzzle, args.from.map(Format::from)) {
         Ok(loaded) => loaded,
         Err(code) => return Ok(code),
@@ -107,7 +111,7 @@ pub fn run(args: HintArgs) -> anyhow::Result<ExitCode> {
         Err(code) => return Ok(code),
     };
     let puzzle = &imported.puzzle;
-    let runs = args.ladder.runs().starting_now();
+    let runs = settings.runs().starting_now();
     let grader = match Grader::with_limits(puzzle, runs.limits) {
         Ok(g) => g,
         Err(why) => return fail(format!("the puzzle cannot be graded: {why}")),

@@ -13,7 +13,7 @@ mod generate;
 mod grade;
 mod hint;
 mod input;
-mod ladder_args;
+mod options;
 mod pipeline;
 mod position_arg;
 mod print;
@@ -35,7 +35,8 @@ with a byte-order mark.
 
 Exit codes:
   0  success (solve: every puzzle has exactly one solution)
-  1  the output could not be written, or an internal error (a bug)
+  1  the output could not be written, or an internal error (a bug); a closed pipe
+     (`grader batch | head`) ends the run quietly with 0
   2  the input cannot be used: a bad argument, a missing file, a directory, a file
      or stream that cannot be read or is not text, or a puzzle that cannot be read
      or is not valid (batch, solve --many: at least one row has such an error; the
@@ -144,8 +145,9 @@ fn main() -> ExitCode {
     };
     match result {
         Ok(code) => code,
-        // A closed pipe (`grader batch … | head`) is no news to the user.
-        Err(e) if exit::is_broken_pipe(&e) => ExitCode::from(exit::FAILURE),
+        // A closed pipe (`grader batch … | head`) is no news to the user: the run
+        // ends quietly, as coreutils and ripgrep end.
+        Err(e) if exit::is_broken_pipe(&e) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("grader: error: {e:#}");
             ExitCode::from(exit::FAILURE)

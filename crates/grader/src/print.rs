@@ -8,7 +8,6 @@
 
 use crate::exit::{BAD_INPUT, NOT_UNIQUE};
 use crate::input::open_batch;
-use crate::ladder_args::parse_timeout;
 use crate::report::label;
 use anyhow::Context;
 use clap::{Args, ValueEnum};
@@ -43,7 +42,7 @@ pub struct PrintArgs {
     pub paper: PaperArg,
     /// Give up on a puzzle's rating and solution after this many seconds (it is
     /// then left out, like a puzzle without exactly one solution).
-    #[arg(long, value_name = "SECONDS", value_parser = parse_timeout)]
+    #[arg(long, value_name = "SECONDS", allow_hyphen_values = true, value_parser = crate::options::seconds)]
     pub timeout: Option<Duration>,
     /// No progress bar (it is only shown when stderr is a terminal anyway).
     #[arg(long)]

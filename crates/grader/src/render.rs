@@ -6,7 +6,6 @@
 use crate::convert::FromFormat;
 use crate::exit::BAD_INPUT;
 use crate::input::load_puzzle;
-use crate::ladder_args::LadderArgs;
 use crate::position_arg::load_position;
 use anyhow::Context as _;
 use clap::Args;
@@ -47,16 +46,20 @@ pub struct RenderArgs {
     #[arg(short, long, value_name = "FILE")]
     pub output: Option<PathBuf>,
     /// PNG pixels per SVG unit.
-    #[arg(long, default_value_t = 2.0, value_parser = parse_scale)]
+    #[arg(long, default_value_t = 2.0, allow_hyphen_values = true, value_parser = parse_scale)]
     pub scale: f32,
     /// Leave out the caption under a step.
     #[arg(long)]
     pub no_caption: bool,
     #[command(flatten)]
-    pub ladder: LadderArgs,
+    pub grading: kenken_batch::GradeOptions,
 }
 
 pub fn run(args: RenderArgs) -> anyhow::Result<ExitCode> {
+    let settings = match crate::options::grade_settings("render", &args.grading) {
+        Ok(settings) => settings,
+        Err(code) => return Ok(code),
+    };
     let (_, imported) = match load_puzzle("render", &args.puzzle, args.from.map(Format::from)) {
         Ok(loaded) => loaded,
         Err(code) => return Ok(code),
@@ -74,7 +77,7 @@ pub fn run(args: RenderArgs) -> anyhow::Result<ExitCode> {
         Ok(kind) => kind,
         Err(message) => return fail(message),
     };
-    let runs = args.ladder.runs().starting_now();
+    let runs = settings.runs().starting_now();
     let needs_grader = args.step.is_some() || args.solution || args.candidates;
     let grader = if needs_grader {
         match Grader::with_limits(puzzle, runs.limits) {

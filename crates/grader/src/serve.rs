@@ -2,7 +2,6 @@
 //! [`kenken_web`], with the puzzles of FILE to pick from.
 
 use crate::exit::BAD_INPUT;
-use crate::ladder_args::parse_timeout;
 use clap::Args;
 use kenken_web::{Config, Library, Server};
 use std::net::IpAddr;
@@ -25,7 +24,8 @@ pub struct ServeArgs {
     pub host: IpAddr,
     /// How long one request may compute (read, grade, walk, hint or check one
     /// puzzle) before it answers with what it has, in seconds.
-    #[arg(long, value_name = "SECONDS", default_value = "10", value_parser = parse_timeout)]
+    #[arg(long, value_name = "SECONDS", default_value = "10", allow_hyphen_values = true,
+          value_parser = crate::options::seconds)]
     pub timeout: Duration,
     /// Requests served side by side.
     #[arg(long, value_name = "N", default_value_t = 4,

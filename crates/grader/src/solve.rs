@@ -11,11 +11,9 @@
 //! ambiguous, impossible or timed out, 2 for input that cannot be used (in a batch:
 //! some row is invalid), 1 for a failure to write or an internal error.
 
-use crate::batch::jobs;
 use crate::convert::FromFormat;
 use crate::exit::{BAD_INPUT, FAILURE, NOT_UNIQUE};
 use crate::input::{load_puzzle, open_batch};
-use crate::ladder_args::parse_timeout;
 use crate::pipeline::{self, Settings};
 use crate::report::{grid_rows, grid_text};
 use clap::Args;
@@ -54,14 +52,14 @@ pub struct SolveArgs {
     /// when its search starts: its verdict is then `timeout` (whether it has 0, 1 or
     /// more solutions is unknown). The search of a large puzzle with big cages can
     /// take seconds or much longer.
-    #[arg(long, value_name = "SECONDS", value_parser = parse_timeout)]
+    #[arg(long, value_name = "SECONDS", allow_hyphen_values = true, value_parser = crate::options::seconds)]
     pub timeout: Option<Duration>,
     /// With --many: the output rows (default tsv).
     #[arg(long, value_enum, requires = "many")]
     pub format: Option<RowFormat>,
-    /// With --many: worker threads (default: every core).
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..), requires = "many")]
-    pub jobs: Option<u16>,
+    /// With --many: worker threads, 1 to 256 (default: every core).
+    #[arg(long, value_name = "N", requires = "many", allow_hyphen_values = true)]
+    pub jobs: Option<i64>,
     /// With --many: no progress bar (it is only shown when stderr is a terminal
     /// anyway), no warnings about puzzles read leniently and no closing tally.
     #[arg(long, requires = "many")]
@@ -139,13 +137,17 @@ struct SolveJson<'a> {
 // ---- many puzzles ----
 
 fn run_many(args: SolveArgs) -> anyhow::Result<ExitCode> {
+    let jobs = match crate::options::jobs("solve", args.jobs) {
+        Ok(jobs) => jobs,
+        Err(code) => return Ok(code),
+    };
     let entries = match open_batch("solve", args.puzzle.as_deref().unwrap_or("-")) {
         Ok(entries) => entries,
         Err(code) => return Ok(code),
     };
     let settings = Settings {
         command: "solve",
-        jobs: jobs(args.jobs),
+        jobs,
         quiet: args.quiet,
         times: args.times,
     };

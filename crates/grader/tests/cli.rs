@@ -22,6 +22,8 @@ mod grade;
 mod hint;
 #[path = "cli/inputs.rs"]
 mod inputs;
+#[path = "cli/options.rs"]
+mod options;
 #[path = "cli/print.rs"]
 mod print;
 #[path = "cli/ratings.rs"]
@@ -43,7 +45,7 @@ mod techniques;
 
 const GRADER: &str = env!("CARGO_BIN_EXE_grader");
 
-/// The formats spec's example game ID.
+/// The example game ID of `docs/formats.md`.
 const README: &str = "6:a_a_aa_a_a_9a3ba__aa_a__aa__aa_a_,s2a9m6s3m18a5s2s3a6d3a7s2m12m20m24d2";
 
 fn grader(args: &[&str]) -> Output {

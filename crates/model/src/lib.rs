@@ -9,6 +9,8 @@
 //!   its clue, with a `bitvec` liveness set so solvers can strike them off.
 //! * [`Budget`]: the deadline, work and memory bounds every computation over a
 //!   puzzle runs within.
+//! * [`options`]: the checks of the numbers every front end is given (durations,
+//!   sizes, thread counts), with one [`OptionsError`].
 
 pub mod bits;
 pub mod budget;
@@ -17,6 +19,7 @@ mod combinations;
 mod digits;
 mod error;
 mod grid;
+pub mod options;
 mod product;
 mod puzzle;
 
@@ -26,5 +29,6 @@ pub use combinations::Combinations;
 pub use digits::{Digit, Digits, DigitsIter};
 pub use error::ModelError;
 pub use grid::{CageId, CellId, Region, RegionKind, Size, MAX_SIZE, MIN_SIZE};
+pub use options::OptionsError;
 pub use product::Product;
 pub use puzzle::Puzzle;

@@ -2,94 +2,19 @@
 //! batch` and `grader solve` on the library's pipeline, with rows made by the same
 //! code as `grader batch --format ndjson` writes.
 
-use crate::errors::{options_error, warn};
+use crate::errors::warn;
+use crate::options;
 use crate::pools;
 use crate::puzzle::{Puzzle, PuzzleArg};
-use kenken_batch::grading::{check_memory, parse_size, timeout_from_secs, DEFAULT_MAX_MEMORY};
 use kenken_batch::pipeline::{self, Job, Outcome, Work};
 use kenken_batch::solving::{is_finding, search_puzzle, verdict_name};
-use kenken_batch::{GradeRow, GradeSettings, Graded, Grading, Mode};
-use kenken_model::Limits;
-use kenken_techniques::TechniqueKind;
+use kenken_batch::{GradeRow, Graded, Grading, Mode};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyIterator, PyString};
 use rayon::ThreadPool;
 use std::collections::VecDeque;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
-
-/// `max_memory`: bytes, or a size such as `"512M"`.
-#[derive(FromPyObject)]
-pub enum MemoryArg {
-    Bytes(usize),
-    Text(String),
-}
-
-/// The technique a switch names, by its id (`grader techniques`).
-fn technique(id: &str) -> PyResult<TechniqueKind> {
-    TechniqueKind::all()
-        .filter(|&k| k != TechniqueKind::PROPAGATION)
-        .find(|k| k.id() == id)
-        .ok_or_else(|| {
-            let known: Vec<&str> = TechniqueKind::all()
-                .filter(|&k| k != TechniqueKind::PROPAGATION)
-                .map(TechniqueKind::id)
-                .collect();
-            options_error(format!(
-                "unknown technique {id:?} (one of: {})",
-                known.join(", ")
-            ))
-        })
-}
-
-/// The techniques of a list of ids (each may also be several ids separated by
-/// commas, as on the command line).
-fn techniques(ids: &[String]) -> PyResult<Vec<TechniqueKind>> {
-    ids.iter()
-        .flat_map(|s| s.split(','))
-        .map(str::trim)
-        .filter(|s| !s.is_empty())
-        .map(technique)
-        .collect()
-}
-
-/// The grading options, checked as `grader batch` checks them.
-#[allow(clippy::too_many_arguments)]
-pub fn settings(
-    mode: &str,
-    timeout: Option<f64>,
-    disable: &[String],
-    enable: &[String],
-    max_depth: u8,
-    max_memory: Option<MemoryArg>,
-    max_work: Option<u64>,
-) -> PyResult<GradeSettings> {
-    let mode = Mode::from_name(mode).ok_or_else(|| {
-        options_error(format!("mode must be \"n\", \"c\" or \"b\", not {mode:?}"))
-    })?;
-    if !(2..=8).contains(&max_depth) {
-        return Err(options_error(format!(
-            "max_depth must be 2 to 8, not {max_depth}"
-        )));
-    }
-    let max_memory = match max_memory {
-        None => DEFAULT_MAX_MEMORY,
-        Some(MemoryArg::Bytes(b)) => check_memory(b).map_err(options_error)?,
-        Some(MemoryArg::Text(s)) => parse_size(&s).map_err(options_error)?,
-    };
-    Ok(GradeSettings {
-        mode,
-        disable: techniques(disable)?,
-        enable: techniques(enable)?,
-        max_depth,
-        timeout: timeout
-            .map(timeout_from_secs)
-            .transpose()
-            .map_err(options_error)?,
-        max_memory,
-        max_work: max_work.unwrap_or(Limits::DEFAULT_WORK),
-    })
-}
 
 /// A row as a dict: the same fields and values as its NDJSON line.
 fn row_dict<'py>(
@@ -107,33 +32,25 @@ fn row_dict<'py>(
 /// row: a dict with the fields and values of a `grader batch --format ndjson` line
 /// (`index` is 1, as for a batch of one).
 ///
-/// `puzzle` is a puzzle string or a Puzzle. `mode`: `"n"` (the whole ladder: `max`,
-/// `total`, `steps`), `"c"` (cage combinations only: `depth`, `cc_steps`) or `"b"`
-/// (both). `timeout` (seconds) bounds the whole grading, `disable` / `enable` take
-/// technique ids (`grader techniques`), `max_depth` 2 to 8, `max_memory` bytes or
-/// `"512M"`, `max_work` elementary checks; `times` adds `ms`.
+/// `puzzle` is a puzzle string or a Puzzle. The options are `grader batch`'s, by
+/// their names there: `mode` `"n"` (the whole ladder: `max`, `total`, `steps`),
+/// `"c"` (cage combinations only: `depth`, `cc_steps`) or `"b"` (both, the
+/// default here); `timeout` (seconds) bounds the whole grading; `disable` /
+/// `enable` take technique ids (`grader techniques`); `max_depth` 2 to 8;
+/// `max_memory` bytes or `"512M"`; `max_work` elementary checks. `times` adds `ms`.
 ///
-/// Raises FormatError for a string that is not a valid puzzle and OptionsError for
-/// a bad option. The work runs with the GIL released.
+/// Raises FormatError for a string that is not a valid puzzle, OptionsError for
+/// a bad option value and TypeError for an unknown option. The work runs with the
+/// GIL released.
 #[pyfunction]
-#[pyo3(signature = (puzzle, *, mode = "b", timeout = None, disable = Vec::new(), enable = Vec::new(),
-                    max_depth = 8, max_memory = None, max_work = None, times = false))]
-#[allow(clippy::too_many_arguments)]
+#[pyo3(signature = (puzzle, *, times = false, **options))]
 pub fn grade<'py>(
     py: Python<'py>,
     puzzle: PuzzleArg<'py>,
-    mode: &str,
-    timeout: Option<f64>,
-    disable: Vec<String>,
-    enable: Vec<String>,
-    max_depth: u8,
-    max_memory: Option<MemoryArg>,
-    max_work: Option<u64>,
     times: bool,
+    options: Option<&Bound<'py, PyDict>>,
 ) -> PyResult<Bound<'py, PyAny>> {
-    let work = Grading::new(&settings(
-        mode, timeout, &disable, &enable, max_depth, max_memory, max_work,
-    )?);
+    let work = Grading::new(&options::grade_settings("grade", options, Mode::B)?);
     // Timed as a batch times a puzzle: its reading included.
     let started = Instant::now();
     let (shown, imported) = puzzle.read(py)?;
@@ -151,29 +68,18 @@ pub fn grade<'py>(
 /// worker at a time are graded (with the GIL released, on `jobs` threads, every
 /// core by default) before their rows are yielded, so memory stays flat however
 /// long the input. An item that is not a valid puzzle gets a row with status
-/// `invalid` and the reason in `error`, and the rest are graded. The options are
-/// `grade`'s.
+/// `invalid` and the reason in `error`, and the rest are graded. `jobs`: 1 to 256
+/// threads. The options are `grade`'s.
 #[pyfunction]
-#[pyo3(signature = (puzzles, *, jobs = None, mode = "b", timeout = None, disable = Vec::new(),
-                    enable = Vec::new(), max_depth = 8, max_memory = None, max_work = None,
-                    times = false))]
-#[allow(clippy::too_many_arguments)]
-pub fn grade_many(
-    puzzles: &Bound<'_, PyAny>,
-    jobs: Option<usize>,
-    mode: &str,
-    timeout: Option<f64>,
-    disable: Vec<String>,
-    enable: Vec<String>,
-    max_depth: u8,
-    max_memory: Option<MemoryArg>,
-    max_work: Option<u64>,
+#[pyo3(signature = (puzzles, *, jobs = None, times = false, **options))]
+pub fn grade_many<'py>(
+    puzzles: &Bound<'py, PyAny>,
+    jobs: Option<&Bound<'py, PyAny>>,
     times: bool,
+    options: Option<&Bound<'py, PyDict>>,
 ) -> PyResult<RowStream> {
-    let work = Grading::new(&settings(
-        mode, timeout, &disable, &enable, max_depth, max_memory, max_work,
-    )?);
-    let pool = pools::pool(pools::jobs(jobs)?)?;
+    let work = Grading::new(&options::grade_settings("grade_many", options, Mode::B)?);
+    let pool = pools::pool(options::jobs(jobs)?)?;
     Ok(RowStream {
         source: Some(PyIterator::from_object(puzzles)?.unbind()),
         pool,
@@ -297,10 +203,7 @@ pub fn solve<'py>(
     puzzle: PuzzleArg<'py>,
     timeout: Option<f64>,
 ) -> PyResult<Bound<'py, PyDict>> {
-    let timeout = timeout
-        .map(timeout_from_secs)
-        .transpose()
-        .map_err(options_error)?;
+    let timeout = options::timeout(timeout)?;
     let (shown, imported) = puzzle.read(py)?;
     let pool = pools::pool(1)?;
     let grid = &imported.puzzle;

@@ -10,6 +10,7 @@
 mod errors;
 mod generate;
 mod grade;
+mod options;
 mod pools;
 mod puzzle;
 mod render;

@@ -2,20 +2,10 @@
 //! of the process, so that each worker's caches (cage tables, its allocator's
 //! pages) stay warm from one call to the next.
 
-use crate::errors::options_error;
 use pyo3::prelude::*;
 use rayon::{ThreadPool, ThreadPoolBuilder};
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, OnceLock};
-
-/// Every core, or `jobs` threads.
-pub fn jobs(jobs: Option<usize>) -> PyResult<usize> {
-    match jobs {
-        Some(0) => Err(options_error("jobs must be at least 1")),
-        Some(n) => Ok(n),
-        None => Ok(std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get)),
-    }
-}
 
 /// The pool of `jobs` threads.
 pub fn pool(jobs: usize) -> PyResult<Arc<ThreadPool>> {

@@ -10,9 +10,8 @@
 //! * for generation, [`attempt_range`] runs a range of a seeded run's attempts and
 //!   [`generated_line`] numbers a found puzzle's row on the client.
 
-use crate::errors::{options_error, BatchInputError};
-use crate::generate::Ask;
-use crate::grade::{settings, MemoryArg};
+use crate::errors::{options_error, BatchInputError, GenerateError};
+use crate::options;
 use crate::pools;
 use kenken_batch::generating::{
     attempt_range as run_range, check_format, closest_code, closest_of_code, closest_text,
@@ -20,9 +19,10 @@ use kenken_batch::generating::{
 };
 use kenken_batch::pipeline::{self, Job, Outcome, Rows};
 use kenken_batch::text::clip;
-use kenken_batch::{GradeRows, Grading, RowFormat};
+use kenken_batch::{GradeRows, Grading, Mode, RowFormat};
 use kenken_formats::batch::{self, Entries};
-use kenken_generator::{canonical_key, RunReport, Stopped};
+use kenken_generator::{canonical_key, GenerateOptions, Request, RunReport, Stopped};
+use kenken_model::options::MAX_SECONDS;
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict, PyList};
 use std::time::{Duration, Instant};
@@ -119,23 +119,11 @@ fn decode(bytes: &[u8]) -> PyResult<Vec<Job>> {
 }
 
 /// Checks the grading options before a run starts (OptionsError, with the message
-/// a run would give).
+/// a run would give). The options are `grader batch`'s, by their Python names.
 #[pyfunction]
-#[pyo3(name = "_check_grade_options", signature = (*, mode = "n", timeout = None, disable = Vec::new(),
-                    enable = Vec::new(), max_depth = 8, max_memory = None, max_work = None))]
-#[allow(clippy::too_many_arguments)]
-pub fn check_grade_options(
-    mode: &str,
-    timeout: Option<f64>,
-    disable: Vec<String>,
-    enable: Vec<String>,
-    max_depth: u8,
-    max_memory: Option<MemoryArg>,
-    max_work: Option<u64>,
-) -> PyResult<()> {
-    settings(
-        mode, timeout, &disable, &enable, max_depth, max_memory, max_work,
-    )?;
+#[pyo3(name = "_check_grade_options", signature = (**options))]
+pub fn check_grade_options(options: Option<&Bound<'_, PyDict>>) -> PyResult<()> {
+    options::grade_settings("grade", options, Mode::N)?;
     Ok(())
 }
 
@@ -146,30 +134,20 @@ pub fn check_grade_options(
 /// (index, shown text, message)). The options are
 /// `grader batch`'s.
 #[pyfunction]
-#[pyo3(name = "_grade_shard", signature = (shard, *, jobs = 1, format = "ndjson", times = false,
-                    mode = "n", timeout = None, disable = Vec::new(), enable = Vec::new(),
-                    max_depth = 8, max_memory = None, max_work = None))]
-#[allow(clippy::too_many_arguments)]
+#[pyo3(name = "_grade_shard", signature = (shard, *, jobs = None, format = "ndjson", times = false,
+                    **options))]
 pub fn grade_shard<'py>(
     py: Python<'py>,
     shard: &[u8],
-    jobs: usize,
+    jobs: Option<&Bound<'py, PyAny>>,
     format: &str,
     times: bool,
-    mode: &str,
-    timeout: Option<f64>,
-    disable: Vec<String>,
-    enable: Vec<String>,
-    max_depth: u8,
-    max_memory: Option<MemoryArg>,
-    max_work: Option<u64>,
+    options: Option<&Bound<'py, PyDict>>,
 ) -> PyResult<Bound<'py, PyDict>> {
-    let settings = settings(
-        mode, timeout, &disable, &enable, max_depth, max_memory, max_work,
-    )?;
+    let settings = options::grade_settings("grade", options, Mode::N)?;
     let format = row_format(format)?;
     let jobs_list = decode(shard)?;
-    let pool = pools::pool(pools::jobs(Some(jobs))?)?;
+    let pool = pools::pool(options::jobs(jobs)?)?;
     let work = Grading::new(&settings);
     let (rows, written) = py.detach(|| {
         let done = pipeline::work_chunk(&pool, &jobs_list, &work, times, &());
@@ -229,11 +207,9 @@ fn row_format(name: &str) -> PyResult<RowFormat> {
 #[pyfunction]
 #[pyo3(name = "_tsv_header", signature = (mode, times = false))]
 pub fn tsv_header(mode: &str, times: bool) -> PyResult<String> {
-    let mode = kenken_batch::Mode::from_name(mode).ok_or_else(|| {
-        options_error(format!("mode must be \"n\", \"c\" or \"b\", not {mode:?}"))
-    })?;
+    let mode = Mode::from_name(mode).map_err(options::refused)?;
     let mut out = Vec::new();
-    kenken_batch::grading::write_tsv_header(&mut out, mode, times).expect("writes to memory");
+    kenken_batch::grade_rows::write_tsv_header(&mut out, mode, times).expect("writes to memory");
     Ok(String::from_utf8(out).expect("the header is text"))
 }
 
@@ -242,9 +218,7 @@ pub fn tsv_header(mode: &str, times: bool) -> PyResult<String> {
 #[pyfunction]
 #[pyo3(name = "_summary")]
 pub fn summary(tallies: Vec<String>, mode: &str) -> PyResult<String> {
-    let mode = kenken_batch::Mode::from_name(mode).ok_or_else(|| {
-        options_error(format!("mode must be \"n\", \"c\" or \"b\", not {mode:?}"))
-    })?;
+    let mode = Mode::from_name(mode).map_err(options::refused)?;
     let mut whole = kenken_batch::Tally::default();
     for t in &tallies {
         whole.merge(&kenken_batch::Tally::from_json(t).map_err(options_error)?);
@@ -268,47 +242,18 @@ fn generate_format(name: &str) -> PyResult<GenerateFormat> {
 }
 
 /// Checks a generation request and its output format before a run starts
-/// (OptionsError, GenerateError, with `grader generate`'s messages).
+/// (OptionsError, GenerateError, with `grader generate`'s messages). The options
+/// are `kenken.generate`'s, by name.
 #[pyfunction]
-#[pyo3(name = "_check_generation", signature = (format, size, min, max = None, *, ops = "+-*/",
-                    strict = false, cage_sizes = (2, 5), max_givens = 1, max_mean_cage = 2.4,
-                    kendoku = false, require = Vec::new(), forbid = Vec::new(), max_depth = None,
-                    steps = None))]
-#[allow(clippy::too_many_arguments)]
-pub fn check_generation(
-    format: &str,
-    size: usize,
-    min: f64,
-    max: Option<f64>,
-    ops: &str,
-    strict: bool,
-    cage_sizes: (usize, usize),
-    max_givens: usize,
-    max_mean_cage: f64,
-    kendoku: bool,
-    require: Vec<String>,
-    forbid: Vec<String>,
-    max_depth: Option<u8>,
-    steps: Option<usize>,
-) -> PyResult<()> {
-    let ask = Ask {
-        size,
-        min,
-        max,
-        ops: ops.to_string(),
-        strict,
-        cage_sizes,
-        max_givens,
-        max_mean_cage,
-        kendoku,
-        require,
-        forbid,
-        max_depth,
-        steps,
-    };
-    ask.request()?;
-    check_format(generate_format(format)?, size, kendoku)
-        .map_err(crate::errors::GenerateError::new_err)
+#[pyo3(name = "_check_generation", signature = (format, **options))]
+pub fn check_generation(format: &str, options: Option<&Bound<'_, PyDict>>) -> PyResult<()> {
+    let plan = options::generation_plan("generate", options)?;
+    check_format(
+        generate_format(format)?,
+        plan.request.size,
+        plan.request.kendoku,
+    )
+    .map_err(GenerateError::new_err)
 }
 
 /// Runs attempts `start..end` of the run seeded with `seed` (on `jobs` threads,
@@ -319,55 +264,37 @@ pub fn check_generation(
 /// [`canonical_key`]), `("missed", closest)` (what came closest to the band as a
 /// [`closest_code`], or None) or `("interrupted",)`.
 #[pyfunction]
-#[pyo3(name = "_attempt_range", signature = (start, end, seed, *, jobs = 1, remaining = None,
-                    format = "ndjson", size, min, max = None, ops = "+-*/", strict = false,
-                    cage_sizes = (2, 5), max_givens = 1, max_mean_cage = 2.4, kendoku = false,
-                    require = Vec::new(), forbid = Vec::new(), max_depth = None, steps = None))]
-#[allow(clippy::too_many_arguments)]
+#[pyo3(name = "_attempt_range", signature = (start, end, seed, *, jobs = None, remaining = None,
+                    format = "ndjson", **options))]
 pub fn attempt_range<'py>(
-    py: Python<'py>,
     start: u64,
     end: u64,
     seed: u64,
-    jobs: usize,
+    jobs: Option<&Bound<'py, PyAny>>,
     remaining: Option<f64>,
     format: &str,
-    size: usize,
-    min: f64,
-    max: Option<f64>,
-    ops: &str,
-    strict: bool,
-    cage_sizes: (usize, usize),
-    max_givens: usize,
-    max_mean_cage: f64,
-    kendoku: bool,
-    require: Vec<String>,
-    forbid: Vec<String>,
-    max_depth: Option<u8>,
-    steps: Option<usize>,
-) -> PyResult<Bound<'py, PyList>> {
-    let ask = Ask {
-        size,
-        min,
-        max,
-        ops: ops.to_string(),
-        strict,
-        cage_sizes,
-        max_givens,
-        max_mean_cage,
-        kendoku,
-        require,
-        forbid,
-        max_depth,
-        steps,
-    };
-    let request = ask.request()?;
+    options: Option<&Bound<'py, PyDict>>,
+) -> PyResult<Py<PyList>> {
+    Python::attach(|py| attempt_range_with(py, start..end, seed, jobs, remaining, format, options))
+}
+
+fn attempt_range_with<'py>(
+    py: Python<'py>,
+    attempts: std::ops::Range<u64>,
+    seed: u64,
+    jobs: Option<&Bound<'py, PyAny>>,
+    remaining: Option<f64>,
+    format: &str,
+    options: Option<&Bound<'py, PyDict>>,
+) -> PyResult<Py<PyList>> {
+    let request = options::generation_plan("generate", options)?.request;
     let format = generate_format(format)?;
+    // Seconds left of the run's timeout (none or negative once it has passed).
     let deadline = remaining
-        .filter(|t| t.is_finite())
-        .map(|t| Instant::now() + Duration::from_secs_f64(t.max(0.0)));
-    let pool = pools::pool(pools::jobs(Some(jobs))?)?;
-    let outcomes = py.detach(|| pool.install(|| run_range(&request, seed, start..end, deadline)));
+        .filter(|t| !t.is_nan())
+        .map(|t| Instant::now() + Duration::from_secs_f64(t.clamp(0.0, MAX_SECONDS)));
+    let pool = pools::pool(options::jobs(jobs)?)?;
+    let outcomes = py.detach(|| pool.install(|| run_range(&request, seed, attempts, deadline)));
     let written = |e: kenken_formats::WriteError| options_error(e.to_string());
     let mut list = Vec::with_capacity(outcomes.len());
     for outcome in &outcomes {
@@ -388,7 +315,7 @@ pub fn attempt_range<'py>(
         };
         list.push(item);
     }
-    PyList::new(py, list)
+    Ok(PyList::new(py, list)?.unbind())
 }
 
 /// A found puzzle's NDJSON line, numbered `index` (the row from `_attempt_range`).
@@ -407,11 +334,11 @@ pub fn generated_line(row: &Bound<'_, PyAny>, index: usize) -> PyResult<String> 
 #[pyo3(name = "_closest_text", signature = (missed, *, size, min, max = None))]
 pub fn closest_text_of(
     missed: Vec<Option<i64>>,
-    size: usize,
+    size: i64,
     min: f64,
     max: Option<f64>,
 ) -> PyResult<String> {
-    let request = crate::generate::band_request(size, min, max)?;
+    let request = band_request(size, min, max)?;
     let mut report = RunReport {
         found: 0,
         tried: 0,
@@ -439,8 +366,25 @@ pub fn attempts_text_of(tried: u64, repeats: u64) -> String {
 /// A band as `grader generate`'s messages write it: `4.4`, `3-3.9`, `4.4+`.
 #[pyfunction]
 #[pyo3(name = "_band_text", signature = (*, size, min, max = None))]
-pub fn band_text_of(size: usize, min: f64, max: Option<f64>) -> PyResult<String> {
-    Ok(kenken_batch::generating::band_text(
-        &crate::generate::band_request(size, min, max)?,
-    ))
+pub fn band_text_of(size: i64, min: f64, max: Option<f64>) -> PyResult<String> {
+    Ok(kenken_batch::generating::band_text(&band_request(
+        size, min, max,
+    )?))
+}
+
+/// A band's request alone (what the messages about a run need), checked.
+fn band_request(size: i64, min: f64, max: Option<f64>) -> PyResult<Request> {
+    let options = GenerateOptions {
+        size,
+        min,
+        max,
+        ..GenerateOptions::default()
+    };
+    options
+        .plan()
+        .map(|plan| plan.request)
+        .map_err(|e| match e {
+            kenken_generator::GenerateError::Options(e) => options::refused(e),
+            e => GenerateError::new_err(e.to_string()),
+        })
 }

@@ -40,7 +40,7 @@ pub use grade::{Grade, Grader, Status, Summary};
 pub use kind::TechniqueKind;
 pub use ladder::{listing, Ladder};
 pub use layout::Layout;
-pub use options::Options;
+pub use options::{Options, MIN_CAGE_SET};
 pub use rating::Rating;
 pub use state::{Contradiction, Halt, State, StateError};
 pub use step::{fish_name, subset_name, Axis, CageCut, Reason, Slice, Step, Total};

@@ -2,7 +2,8 @@
 //! go. The registry's defaults and the mode-c ladder are made in
 //! [`crate::registry`], which knows the rows.
 
-use crate::TechniqueKind;
+use crate::{TechniqueKind, MAX_CAGE_SET};
+use kenken_model::options::{self, OptionsError};
 
 /// Which techniques may be used and how deep cage combinations may go.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -29,5 +30,49 @@ impl Options {
 
     pub fn enable(&mut self, kind: TechniqueKind) {
         self.enabled |= bit(kind);
+    }
+}
+
+/// The fewest cages a cage-combination step combines.
+pub const MIN_CAGE_SET: usize = 2;
+
+impl Options {
+    /// The largest number of cages a cage-combination step may combine, checked:
+    /// [`MIN_CAGE_SET`] to [`MAX_CAGE_SET`].
+    pub fn checked_max_depth(option: &'static str, depth: i64) -> Result<usize, OptionsError> {
+        let range = MIN_CAGE_SET as i64..=MAX_CAGE_SET as i64;
+        options::count_in(option, depth, range).map(|d| d as usize)
+    }
+}
+
+impl TechniqueKind {
+    /// The technique that can be switched on or off (every kind but propagation)
+    /// whose id is `id`; the error lists the ids there are.
+    pub fn switchable(option: &'static str, id: &str) -> Result<TechniqueKind, OptionsError> {
+        let switchable = || TechniqueKind::all().filter(|&k| k != TechniqueKind::PROPAGATION);
+        switchable().find(|k| k.id() == id).ok_or_else(|| {
+            let known: Vec<&str> = switchable().map(TechniqueKind::id).collect();
+            OptionsError::new(
+                option,
+                format!(
+                    "takes technique ids (one of: {}), not {id:?}",
+                    known.join(", ")
+                ),
+            )
+        })
+    }
+
+    /// The techniques of a list of ids, each of which may also hold several ids
+    /// separated by commas (as on the command line).
+    pub fn switchable_list(
+        option: &'static str,
+        ids: &[String],
+    ) -> Result<Vec<TechniqueKind>, OptionsError> {
+        ids.iter()
+            .flat_map(|s| s.split(','))
+            .map(str::trim)
+            .filter(|s| !s.is_empty())
+            .map(|id| TechniqueKind::switchable(option, id))
+            .collect()
     }
 }
