@@ -10,10 +10,7 @@ use crate::position_arg::load_position;
 use anyhow::Context as _;
 use clap::Args;
 use kenken_formats::Format;
-use kenken_model::{Budget, Digits};
-use kenken_render::Picture;
-use kenken_techniques::position::{shown, Entry, Shown, Walk};
-use kenken_techniques::Grader;
+use kenken_render::{scene, Picture, SceneError, Subject};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -78,69 +75,25 @@ pub fn run(args: RenderArgs) -> anyhow::Result<ExitCode> {
         Err(message) => return fail(message),
     };
     let runs = settings.runs().starting_now();
-    let needs_grader = args.step.is_some() || args.solution || args.candidates;
-    let grader = if needs_grader {
-        match Grader::with_limits(puzzle, runs.limits) {
-            Ok(g) => Some(g),
-            Err(why) => return fail(format!("the puzzle cannot be graded: {why}")),
-        }
-    } else {
-        None
-    };
-    let budget = || Budget::new(runs.limits);
-    let mut step = None;
-    let cells: Vec<Shown> = match &grader {
-        None => position
-            .entries()
-            .iter()
-            .map(|e| match *e {
-                Entry::Blank => Shown::Candidates(Digits::EMPTY),
-                Entry::Digit(d) => Shown::Digit(d),
-                Entry::Marks(m) => Shown::Candidates(m),
-            })
-            .collect(),
-        Some(g) if args.solution => match g.solution() {
-            Some(solution) => solution.iter().map(|&d| Shown::Digit(d)).collect(),
-            None => return fail("the puzzle does not have exactly one solution".to_string()),
+    let subject = match (args.step, args.solution, args.candidates) {
+        (Some(n), _, _) => Subject::Step {
+            number: n as usize,
+            caption: !args.no_caption,
         },
-        Some(g) => {
-            let walk = match Walk::from_position(g, &position, runs.shown(), budget()) {
-                Ok(walk) => walk,
-                Err(_) => {
-                    return fail(
-                        "the position leaves a cell or a cage with nothing possible \
-                         (`grader check` names the entries the solution contradicts)"
-                            .to_string(),
-                    )
-                }
-            };
-            match args.step {
-                None => shown(walk.state()),
-                Some(n) => {
-                    let mut walk = walk;
-                    let Some(frame) = walk.by_ref().nth(n as usize - 1) else {
-                        return fail(format!("there is no step {n}: the log ends before it"));
-                    };
-                    let cells = frame.before;
-                    step = Some((n, frame.step));
-                    cells
-                }
-            }
-        }
+        (None, true, _) => Subject::Solution,
+        (None, false, true) => Subject::Candidates,
+        (None, false, false) => Subject::Position,
     };
-    let mut picture = Picture::new(puzzle).cells(cells)?;
-    if let (Some((n, s)), Some(g)) = (&step, &grader) {
-        picture = picture.step(s);
-        if !args.no_caption {
-            picture = picture
-                .title(format!(
-                    "Step {n} ({}): {}",
-                    s.rating,
-                    s.labelled_text(puzzle)
-                ))
-                .note(s.explanation(g.layout()));
+    let picture = match scene(puzzle, &position, subject, runs.shown(), runs.limits) {
+        Ok(picture) => picture,
+        Err(SceneError::Render(e)) => return Err(e.into()),
+        Err(e @ SceneError::DeadPosition) => {
+            return fail(format!(
+                "{e} (`grader check` names the entries the solution contradicts)"
+            ))
         }
-    }
+        Err(e) => return fail(e.to_string()),
+    };
     match (&args.output, kind) {
         (Some(path), Some(kind)) => kind.write(&picture, path, args.scale)?,
         _ => crate::report::print(picture.svg().trim_end())?,

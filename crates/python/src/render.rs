@@ -4,10 +4,8 @@ use crate::errors::RenderError;
 use crate::pools;
 use crate::puzzle::PuzzleArg;
 use kenken_batch::GradeSettings;
-use kenken_model::{Budget, Digits};
-use kenken_render::Picture;
-use kenken_techniques::position::{shown, Position, Shown, Walk};
-use kenken_techniques::Grader;
+use kenken_render::{scene, Subject};
+use kenken_techniques::position::Position;
 use pyo3::prelude::*;
 
 /// The grid as a self-contained SVG (text drawn as outlines; the same bytes for
@@ -35,73 +33,21 @@ pub fn render_svg(
             "draw one of step, solution and candidates",
         ));
     }
-    if step == Some(0) {
-        return Err(RenderError::new_err("steps are numbered from 1"));
-    }
+    let subject = match (step, solution, candidates) {
+        (Some(number), _, _) => Subject::Step { number, caption },
+        (None, true, _) => Subject::Solution,
+        (None, false, true) => Subject::Candidates,
+        (None, false, false) => Subject::Position,
+    };
     let pool = pools::pool(1)?;
-    py.detach(|| pool.install(|| picture(&imported.puzzle, step, solution, candidates, caption)))
-        .map_err(RenderError::new_err)
-}
-
-fn picture(
-    puzzle: &kenken_model::Puzzle,
-    step: Option<usize>,
-    solution: bool,
-    candidates: bool,
-    caption: bool,
-) -> Result<String, String> {
-    let runs = GradeSettings::default().runs().starting_now();
-    let blank = || vec![Shown::Candidates(Digits::EMPTY); puzzle.size().cell_count()];
-    if step.is_none() && !solution && !candidates {
-        return Ok(Picture::new(puzzle)
-            .cells(blank())
-            .map_err(|e| e.to_string())?
-            .svg());
-    }
-    let grader = Grader::with_limits(puzzle, runs.limits)
-        .map_err(|why| format!("the puzzle cannot be graded: {why}"))?;
-    // From the empty position, as `grader render` walks without `--state`.
-    let walk = || {
-        Walk::from_position(
-            &grader,
-            &Position::blank(puzzle.size()),
-            runs.shown(),
-            Budget::new(runs.limits),
-        )
-        .map_err(|_| "the puzzle leaves a cell or a cage with nothing possible".to_string())
-    };
-    let mut drawn = None;
-    let cells = if solution {
-        match grader.solution() {
-            Some(s) => s.iter().map(|&d| Shown::Digit(d)).collect(),
-            None => return Err("the puzzle does not have exactly one solution".to_string()),
-        }
-    } else if let Some(n) = step {
-        let mut walk = walk()?;
-        let Some(frame) = walk.by_ref().nth(n - 1) else {
-            return Err(format!("there is no step {n}: the log ends before it"));
-        };
-        drawn = Some((n, frame.step));
-        frame.before
-    } else {
-        let mut walk = walk()?;
-        walk.by_ref().for_each(drop);
-        shown(walk.state())
-    };
-    let mut picture = Picture::new(puzzle)
-        .cells(cells)
-        .map_err(|e| e.to_string())?;
-    if let Some((n, s)) = &drawn {
-        picture = picture.step(s);
-        if caption {
-            picture = picture
-                .title(format!(
-                    "Step {n} ({}): {}",
-                    s.rating,
-                    s.labelled_text(puzzle)
-                ))
-                .note(s.explanation(grader.layout()));
-        }
-    }
-    Ok(picture.svg())
+    py.detach(|| {
+        pool.install(|| {
+            let puzzle = &imported.puzzle;
+            let runs = GradeSettings::default().runs().starting_now();
+            // From the empty position, as `grader render` draws without `--state`.
+            let blank = Position::blank(puzzle.size());
+            scene(puzzle, &blank, subject, runs.shown(), runs.limits).map(|p| p.svg())
+        })
+    })
+    .map_err(|e| RenderError::new_err(e.to_string()))
 }

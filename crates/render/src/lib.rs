@@ -6,7 +6,9 @@
 //! and a step drawn on the grid before it. Text is drawn as glyph outlines from an
 //! embedded font, so the SVG is self-contained and byte-identical for the same
 //! input; [`Picture::png`] rasterises it with resvg. A [`Sheet`] places several
-//! pictures and lines of text on one page (a printed booklet's page).
+//! pictures and lines of text on one page (a printed booklet's page). [`scene`]
+//! draws what the front ends show: a position, the solution, the candidates, or
+//! a step of the log with its caption.
 //!
 //! ```
 //! use kenken_render::Picture;
@@ -18,11 +20,13 @@
 mod font;
 mod picture;
 mod png;
+mod scene;
 mod sheet;
 
 pub use font::{Anchor, Weight};
 pub use picture::{GridFrame, Picture};
 pub use png::from_svg as png_from_svg;
+pub use scene::{caption, scene, SceneError, Subject};
 pub use sheet::Sheet;
 
 use thiserror::Error;

@@ -9,6 +9,7 @@ use kenken_model::{CellId, Digit, Digits, Puzzle, RegionKind};
 use kenken_techniques::labels;
 use kenken_techniques::position::Shown;
 use kenken_techniques::{Evidence, Step};
+use std::borrow::Cow;
 use std::fmt::Write;
 
 /// A picture to draw: a puzzle, what each cell shows, and optionally a step and a
@@ -18,7 +19,7 @@ use std::fmt::Write;
 pub struct Picture<'a> {
     puzzle: &'a Puzzle,
     cells: Vec<Shown>,
-    step: Option<&'a Step>,
+    step: Option<Cow<'a, Step>>,
     title: Option<String>,
     note: Option<String>,
 }
@@ -91,7 +92,13 @@ impl<'a> Picture<'a> {
 
     /// A step to draw on the grid (the cells should show the grid before it).
     pub fn step(mut self, step: &'a Step) -> Picture<'a> {
-        self.step = Some(step);
+        self.step = Some(Cow::Borrowed(step));
+        self
+    }
+
+    /// A step to draw on the grid, kept by the picture.
+    pub fn owned_step(mut self, step: Step) -> Picture<'a> {
+        self.step = Some(Cow::Owned(step));
         self
     }
 
@@ -169,7 +176,7 @@ impl<'a> Picture<'a> {
             num(height),
             colour::PAPER
         );
-        let evidence = self.step.map(|s| s.evidence(self.puzzle));
+        let evidence = self.step.as_deref().map(|s| s.evidence(self.puzzle));
         if let Some(e) = &evidence {
             self.highlights(&mut body, &geo, e);
         }
@@ -391,7 +398,7 @@ impl<'a> Picture<'a> {
         let pencil = (slot_h * 0.8).min(slot_w * 0.85 / widest);
         let radius = (slot_w.min(slot_h) * 0.47).min(pencil * 0.8);
         let big = (geo.cell * 0.5).min(geo.cell * 0.7 / widest);
-        let step = self.step;
+        let step = self.step.as_deref();
         let placed =
             |cell: CellId, d: Digit| step.is_some_and(|s| s.placements.contains(&(cell, d)));
         let struck =

@@ -213,6 +213,17 @@ pub enum Shown {
     Candidates(Digits),
 }
 
+impl From<Entry> for Shown {
+    /// What a solver wrote, as drawn: a blank cell shows no pencil mark.
+    fn from(entry: Entry) -> Shown {
+        match entry {
+            Entry::Blank => Shown::Candidates(Digits::EMPTY),
+            Entry::Digit(d) => Shown::Digit(d),
+            Entry::Marks(m) => Shown::Candidates(m),
+        }
+    }
+}
+
 /// What every cell of a state shows.
 pub fn shown(state: &State) -> Vec<Shown> {
     state
