@@ -2,7 +2,7 @@
 //! columns, or NDJSON ([`GradeRow`]); [`GradeRows`] writes a batch's rows and
 //! keeps its [`Tally`].
 
-use crate::grading::Graded;
+use crate::grading::{GradeRuns, Graded};
 use crate::pipeline::{Job, Rows};
 use crate::settings::Mode;
 use crate::tally::Tally;
@@ -145,7 +145,7 @@ impl GradeRows {
     }
 }
 
-impl Rows<Graded> for GradeRows {
+impl Rows<GradeRuns> for GradeRows {
     fn header(&mut self, out: &mut dyn Write) -> io::Result<()> {
         match self.format {
             RowFormat::Tsv => write_tsv_header(out, self.mode, self.times),

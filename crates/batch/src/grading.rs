@@ -2,9 +2,8 @@
 //! they found ([`Graded`]). Its rows are [`crate::grade_rows`]'s, the tally of a
 //! batch [`crate::tally`]'s, the options [`crate::settings`]'.
 
-use crate::pipeline;
+use crate::pipeline::{self, Outcome};
 use crate::settings::{GradeSettings, Runs};
-use crate::text::relaxed_warning;
 use kenken_formats::Imported;
 use kenken_model::Exhausted;
 use kenken_techniques::{Grader, Options, Status, Summary};
@@ -46,11 +45,10 @@ impl Grading {
 }
 
 impl pipeline::Work for Grading {
-    type Outcome = Graded;
+    type Found = GradeRuns;
 
-    fn work(&self, imported: Imported) -> Graded {
+    fn work(&self, imported: Imported) -> GradeRuns {
         let runs = self.runs.starting_now();
-        let warning = relaxed_warning(&imported);
         // The runs' deadline bounds the solution count too, which only runs when a
         // run does not solve the puzzle (to tell stuck, ambiguous and impossible
         // apart).
@@ -59,10 +57,9 @@ impl pipeline::Work for Grading {
             // The tables alone exhaust the limits: every run ends there.
             Err(why) => {
                 let stopped = |o: Option<Options>| o.map(|_| Summary::stopped_by(why));
-                return Graded::Graded {
+                return GradeRuns {
                     normal: stopped(runs.normal),
                     cc: stopped(runs.cc),
-                    warning,
                 };
             }
         };
@@ -70,53 +67,20 @@ impl pipeline::Work for Grading {
         // Mode b's two runs are independent: let an idle worker take one, so a slow
         // puzzle at the end of a batch does not leave the other cores waiting.
         let (normal, cc) = rayon::join(|| run(runs.normal), || run(runs.cc));
-        Graded::Graded {
-            normal,
-            cc,
-            warning,
-        }
+        GradeRuns { normal, cc }
     }
 }
 
-/// What grading found for one puzzle of a batch.
-#[derive(Clone, Debug)]
-pub enum Graded {
-    /// Graded: the mode-n and mode-c runs the mode asks for, and a warning when the
-    /// puzzle was read leniently.
-    Graded {
-        normal: Option<Summary>,
-        cc: Option<Summary>,
-        warning: Option<String>,
-    },
-    /// The puzzle cannot be read, or is not a valid puzzle: why.
-    Invalid(String),
-    /// The grader failed on it (a bug): the message.
-    Internal(String),
+/// What grading found for one puzzle: the mode-n and mode-c runs the mode asks
+/// for.
+#[derive(Clone, Copy, Debug)]
+pub struct GradeRuns {
+    pub normal: Option<Summary>,
+    pub cc: Option<Summary>,
 }
 
-impl pipeline::Outcome for Graded {
-    fn invalid(reason: String) -> Graded {
-        Graded::Invalid(reason)
-    }
-
-    fn internal(message: String) -> Graded {
-        Graded::Internal(message)
-    }
-
-    fn failure(&self) -> Option<&str> {
-        match self {
-            Graded::Invalid(e) | Graded::Internal(e) => Some(e),
-            Graded::Graded { .. } => None,
-        }
-    }
-
-    fn warning(&self) -> Option<&str> {
-        match self {
-            Graded::Graded { warning, .. } => warning.as_deref(),
-            _ => None,
-        }
-    }
-}
+/// What became of one puzzle of a grading batch.
+pub type Graded = Outcome<GradeRuns>;
 
 impl Graded {
     /// The status of the run that gives the row's status: a run that stopped
@@ -135,49 +99,38 @@ impl Graded {
     /// The row's status: its run's ([`Graded::run_status`]), or `invalid` or
     /// `error`.
     pub fn status(&self) -> &'static str {
-        match self {
-            Graded::Graded { .. } => self.run_status().map_or("invalid", Status::as_str),
-            Graded::Invalid(_) => "invalid",
-            Graded::Internal(_) => "error",
-        }
+        self.failure_status()
+            .unwrap_or_else(|| self.run_status().map_or("invalid", Status::as_str))
     }
 
     /// Success: the mode-n run (mode c: the mode-c run) solved it.
     pub fn success(&self) -> bool {
-        match self {
-            Graded::Graded { normal, cc, .. } => {
-                normal.or(*cc).is_some_and(|r| r.status == Status::Solved)
-            }
-            _ => false,
-        }
+        let (normal, cc) = self.runs();
+        normal.or(cc).is_some_and(|r| r.status == Status::Solved)
     }
 
     /// The `Error` column: why the puzzle was not graded, or why grading stopped
     /// early; empty for a finding (solved, stuck, ambiguous, impossible), which the
     /// status says.
     pub fn error(&self) -> Option<Cow<'_, str>> {
-        match self {
-            Graded::Invalid(e) | Graded::Internal(e) => Some(e.as_str().into()),
-            Graded::Graded { normal, cc, .. } => {
-                // What stopped a run (the memory or work limit, with its figure).
-                let stopped = [normal, cc]
-                    .into_iter()
-                    .flatten()
-                    .find_map(|r| r.stopped.filter(|_| !is_finding(r.status)));
-                match stopped {
-                    Some(Exhausted::Time) | None => self.run_status().and_then(not_finished),
-                    Some(why) => Some(format!("stopped: {why}").into()),
-                }
-            }
+        if let Some(e) = self.failure() {
+            return Some(e.into());
+        }
+        // What stopped a run (the memory or work limit, with its figure).
+        let (normal, cc) = self.runs();
+        let stopped = [normal, cc]
+            .into_iter()
+            .flatten()
+            .find_map(|r| r.stopped.filter(|_| !is_finding(r.status)));
+        match stopped {
+            Some(Exhausted::Time) | None => self.run_status().and_then(not_finished),
+            Some(why) => Some(format!("stopped: {why}").into()),
         }
     }
 
     /// The mode-n and mode-c runs' summaries (none when not graded).
     pub fn runs(&self) -> (Option<Summary>, Option<Summary>) {
-        match self {
-            Graded::Graded { normal, cc, .. } => (*normal, *cc),
-            _ => (None, None),
-        }
+        self.found().map_or((None, None), |r| (r.normal, r.cc))
     }
 }
 

@@ -26,10 +26,10 @@ pub mod tally;
 pub mod text;
 
 pub use grade_rows::{GradeRow, GradeRows};
-pub use grading::{Graded, Grading};
+pub use grading::{GradeRuns, Graded, Grading};
 pub use pipeline::{Done, Finished, Job, Outcome, Progress, Rows, Work};
 pub use settings::{GradeOptions, GradeSettings, MemoryLimit, Mode, Runs};
-pub use solving::{SolveRow, SolveRows, Solved, Solving};
+pub use solving::{Searched, SolveRow, SolveRows, Solved, Solving};
 pub use tally::Tally;
 
 /// The rows' format.

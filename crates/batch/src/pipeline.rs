@@ -9,7 +9,7 @@
 //! puzzle, or whose puzzle cannot be read, gets an outcome saying why, and the input
 //! goes on; so does a job whose work panics (a bug).
 
-use crate::text::{clip, clip_message, panic_message};
+use crate::text::{clip, clip_message, panic_message, relaxed_warning};
 use kenken_formats::batch::Entry;
 use kenken_formats::{read_any, tatham, Imported};
 use rayon::prelude::*;
@@ -75,21 +75,57 @@ impl From<Entry> for Job {
 
 /// What a command does with each puzzle.
 pub trait Work: Sync {
-    type Outcome: Outcome;
+    /// What the work finds for a puzzle.
+    type Found: Send;
     /// Works on a puzzle read from a job (called on a worker thread).
-    fn work(&self, imported: Imported) -> Self::Outcome;
+    fn work(&self, imported: Imported) -> Self::Found;
 }
 
-/// What a command found for one job.
-pub trait Outcome: Send {
+/// What became of one job.
+#[derive(Clone, Debug)]
+pub enum Outcome<F> {
+    /// Worked on: what was found, and a warning when the puzzle was read
+    /// leniently.
+    Found { found: F, warning: Option<String> },
     /// The job is not a puzzle, or not a valid one: why.
-    fn invalid(reason: String) -> Self;
+    Invalid(String),
     /// The work panicked (a bug): the message.
-    fn internal(message: String) -> Self;
+    Internal(String),
+}
+
+impl<F> Outcome<F> {
+    /// What was found, when the job was worked on.
+    pub fn found(&self) -> Option<&F> {
+        match self {
+            Outcome::Found { found, .. } => Some(found),
+            _ => None,
+        }
+    }
+
     /// Why the job has no result (invalid or internal), for messages.
-    fn failure(&self) -> Option<&str>;
+    pub fn failure(&self) -> Option<&str> {
+        match self {
+            Outcome::Invalid(e) | Outcome::Internal(e) => Some(e),
+            Outcome::Found { .. } => None,
+        }
+    }
+
     /// A warning about the puzzle (read leniently), for messages.
-    fn warning(&self) -> Option<&str>;
+    pub fn warning(&self) -> Option<&str> {
+        match self {
+            Outcome::Found { warning, .. } => warning.as_deref(),
+            _ => None,
+        }
+    }
+
+    /// The row's status when the job has no result: `invalid` or `error`.
+    pub fn failure_status(&self) -> Option<&'static str> {
+        match self {
+            Outcome::Invalid(_) => Some("invalid"),
+            Outcome::Internal(_) => Some("error"),
+            Outcome::Found { .. } => None,
+        }
+    }
 }
 
 /// Told as each job is done, on the worker that did it (a progress bar).
@@ -104,15 +140,15 @@ impl Progress for () {
 
 /// What was done with one job.
 #[derive(Clone, Debug)]
-pub struct Done<O> {
-    pub outcome: O,
+pub struct Done<F> {
+    pub outcome: Outcome<F>,
     /// When timed: the time taken, reading included.
     pub took: Option<Duration>,
     /// Whether the job was read as a puzzle.
     pub read: bool,
 }
 
-impl<O> Done<O> {
+impl<F> Done<F> {
     /// The job's text as its row shows it: as given when it was read as a puzzle
     /// (a puzzle is bounded in size by its format), cut otherwise (what could not
     /// be read as one may be anything).
@@ -154,7 +190,7 @@ pub fn run<W, E, F>(
     times: bool,
     work: &W,
     progress: &dyn Progress,
-    mut write: impl FnMut(&[Job], &[Done<W::Outcome>]) -> Result<(), F>,
+    mut write: impl FnMut(&[Job], &[Done<W::Found>]) -> Result<(), F>,
 ) -> Result<Finished<E>, F>
 where
     W: Work,
@@ -214,7 +250,7 @@ pub fn work_chunk<W: Work>(
     work: &W,
     times: bool,
     progress: &dyn Progress,
-) -> Vec<Done<W::Outcome>> {
+) -> Vec<Done<W::Found>> {
     pool.install(|| work_chunk_here(chunk, work, times, progress))
 }
 
@@ -224,13 +260,17 @@ fn work_chunk_here<W: Work>(
     work: &W,
     times: bool,
     progress: &dyn Progress,
-) -> Vec<Done<W::Outcome>> {
+) -> Vec<Done<W::Found>> {
     // (job index, its size, and for a job read ahead what it read and the time
     // reading took)
-    type Ahead<O> = (usize, usize, Option<(Result<Imported, O>, Duration)>);
+    type Ahead<F> = (
+        usize,
+        usize,
+        Option<(Result<Imported, Outcome<F>>, Duration)>,
+    );
     let clock = |on: bool| on.then(Instant::now);
     let since = |t: Option<Instant>| t.map_or(Duration::ZERO, |t| t.elapsed());
-    let mut ahead: Vec<Ahead<W::Outcome>> = chunk
+    let mut ahead: Vec<Ahead<W::Found>> = chunk
         .par_iter()
         .enumerate()
         .map(|(i, job)| {
@@ -246,7 +286,7 @@ fn work_chunk_here<W: Work>(
     ahead.sort_by_key(|&(i, size, _)| (std::cmp::Reverse(size), i));
     // One puzzle per task: rayon otherwise cuts the chunk into a few long runs of
     // puzzles, and a run of the largest ones cannot be shared once started.
-    let done: Vec<(usize, Done<W::Outcome>)> = ahead
+    let done: Vec<(usize, Done<W::Found>)> = ahead
         .into_par_iter()
         .with_max_len(1)
         .map(|(i, _, read)| {
@@ -257,7 +297,7 @@ fn work_chunk_here<W: Work>(
             };
             let read = imported.is_ok();
             let outcome = match imported {
-                Ok(imported) => guarded(|| work.work(imported)).unwrap_or_else(|e| e),
+                Ok(imported) => work_one(work, imported),
                 Err(outcome) => outcome,
             };
             progress.done(&chunk[i]);
@@ -272,7 +312,7 @@ fn work_chunk_here<W: Work>(
             )
         })
         .collect();
-    let mut outcomes: Vec<Option<Done<W::Outcome>>> = (0..chunk.len()).map(|_| None).collect();
+    let mut outcomes: Vec<Option<Done<W::Found>>> = (0..chunk.len()).map(|_| None).collect();
     for (i, d) in done {
         outcomes[i] = Some(d);
     }
@@ -282,6 +322,16 @@ fn work_chunk_here<W: Work>(
         .collect()
 }
 
+/// Works on one puzzle already read: what was found, with a warning when it was
+/// read leniently, or the error of a panic (a bug).
+pub fn work_one<W: Work>(work: &W, imported: Imported) -> Outcome<W::Found> {
+    let warning = relaxed_warning(&imported);
+    match guarded(|| work.work(imported)) {
+        Ok(found) => Outcome::Found { found, warning },
+        Err(failed) => failed,
+    }
+}
+
 /// The size a puzzle job declares up front, if its format does (a Tatham ID).
 fn size_hint(job: &Job) -> Option<usize> {
     job.puzzle().and_then(tatham::size_hint)
@@ -289,9 +339,9 @@ fn size_hint(job: &Job) -> Option<usize> {
 
 /// Runs `work`; a panic (a bug) becomes the job's error instead of ending the
 /// run.
-fn guarded<T, O: Outcome>(work: impl FnOnce() -> T) -> Result<T, O> {
+fn guarded<T, F>(work: impl FnOnce() -> T) -> Result<T, Outcome<F>> {
     catch_unwind(AssertUnwindSafe(work)).map_err(|payload| {
-        O::internal(format!(
+        Outcome::Internal(format!(
             "internal error (a bug in the grader, please report it): {}",
             panic_message(&*payload)
         ))
@@ -300,16 +350,16 @@ fn guarded<T, O: Outcome>(work: impl FnOnce() -> T) -> Result<T, O> {
 
 /// Reads a job's puzzle (a job that is not a puzzle string is invalid; a reader's
 /// panic, a bug, is the job's error).
-fn read_job<O: Outcome>(job: &Job) -> Result<Imported, O> {
+fn read_job<F>(job: &Job) -> Result<Imported, Outcome<F>> {
     match &job.problem {
-        Some(problem) => Err(O::invalid(problem.clone())),
+        Some(problem) => Err(Outcome::Invalid(problem.clone())),
         None => guarded(|| read_any(&job.text, None))?
-            .map_err(|e| O::invalid(clip_message(e.to_string()))),
+            .map_err(|e| Outcome::Invalid(clip_message(e.to_string()))),
     }
 }
 
 /// Writes the rows of a command (TSV or NDJSON).
-pub trait Rows<O> {
+pub trait Rows<F> {
     /// What comes before the first row (a TSV header).
     fn header(&mut self, out: &mut dyn Write) -> io::Result<()>;
     /// One row. `shown` is the job's text as the row shows it ([`Done::shown`]);
@@ -319,12 +369,12 @@ pub trait Rows<O> {
         out: &mut dyn Write,
         job: &Job,
         shown: &str,
-        outcome: &O,
+        outcome: &Outcome<F>,
         took: Option<Duration>,
     ) -> io::Result<()>;
 
     /// The rows of a chunk, in order.
-    fn chunk(&mut self, out: &mut dyn Write, jobs: &[Job], done: &[Done<O>]) -> io::Result<()> {
+    fn chunk(&mut self, out: &mut dyn Write, jobs: &[Job], done: &[Done<F>]) -> io::Result<()> {
         for (job, d) in jobs.iter().zip(done) {
             self.row(out, job, &d.shown(job), &d.outcome, d.took)?;
         }

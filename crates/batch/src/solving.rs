@@ -2,8 +2,8 @@
 //! with each worker's cage tables kept across a batch), what it found ([`Solved`])
 //! and its rows (`grader solve --many`'s TSV and NDJSON, written by [`SolveRows`]).
 
-use crate::pipeline::{self, Job, Rows};
-use crate::text::{millis, relaxed_warning, tsv_field};
+use crate::pipeline::{self, Job, Outcome, Rows};
+use crate::text::{millis, tsv_field};
 use crate::RowFormat;
 use kenken_formats::Imported;
 use kenken_model::{Budget, CageId, Digit, Exhausted, Limits, Op, Puzzle};
@@ -174,59 +174,47 @@ pub fn is_finding(verdict: Verdict) -> bool {
     )
 }
 
-/// What the search found for one puzzle of a batch.
+/// What the search found for one puzzle.
 #[derive(Clone, Debug)]
-pub enum Solved {
-    Searched {
-        verdict: Verdict,
-        /// What cut the search short, if anything did.
-        stopped: Option<Exhausted>,
-        /// The first solution found, in reading order (none when the search was
-        /// cut short).
-        solution: Option<Vec<Digit>>,
-        warning: Option<String>,
-    },
-    Invalid(String),
-    Internal(String),
+pub struct Searched {
+    pub verdict: Verdict,
+    /// What cut the search short, if anything did.
+    pub stopped: Option<Exhausted>,
+    /// The first solution found, in reading order (none when the search was cut
+    /// short).
+    pub solution: Option<Vec<Digit>>,
 }
+
+/// What became of one puzzle of a solving batch.
+pub type Solved = Outcome<Searched>;
 
 impl Solved {
     /// The row's status: the verdict's name, or `invalid` or `error`.
     pub fn status(&self) -> Cow<'static, str> {
-        match self {
-            Solved::Searched {
-                verdict, stopped, ..
-            } => verdict_name(*verdict, *stopped),
-            Solved::Invalid(_) => "invalid".into(),
-            Solved::Internal(_) => "error".into(),
+        match (self.failure_status(), self.found()) {
+            (Some(status), _) => status.into(),
+            (None, Some(s)) => verdict_name(s.verdict, s.stopped),
+            (None, None) => "error".into(),
         }
     }
 
     /// The `Error` column: why the puzzle has no verdict.
     pub fn error(&self) -> Option<&str> {
-        match self {
-            Solved::Searched { verdict, .. } if is_finding(*verdict) => None,
-            Solved::Searched {
-                stopped: Some(Exhausted::Memory { .. }),
-                ..
-            } => Some("the memory limit was reached first"),
-            Solved::Searched {
-                stopped: Some(Exhausted::Work { .. }),
-                ..
-            } => Some("the work limit was reached first"),
-            Solved::Searched { .. } => Some("--timeout passed"),
-            Solved::Invalid(e) | Solved::Internal(e) => Some(e),
+        let Some(s) = self.found() else {
+            return self.failure();
+        };
+        match s.stopped {
+            _ if is_finding(s.verdict) => None,
+            Some(Exhausted::Memory { .. }) => Some("the memory limit was reached first"),
+            Some(Exhausted::Work { .. }) => Some("the work limit was reached first"),
+            _ => Some("--timeout passed"),
         }
     }
 
     /// The solution as one character per cell: `1`–`9`, then `A`–`G`.
     pub fn solution_text(&self) -> Option<String> {
-        match self {
-            Solved::Searched {
-                solution: Some(s), ..
-            } => Some(s.iter().map(|&d| digit_char(d)).collect()),
-            _ => None,
-        }
+        let solution = self.found()?.solution.as_ref()?;
+        Some(solution.iter().map(|&d| digit_char(d)).collect())
     }
 }
 
@@ -242,40 +230,15 @@ pub struct Solving {
 }
 
 impl pipeline::Work for Solving {
-    type Outcome = Solved;
+    type Found = Searched;
 
-    fn work(&self, imported: Imported) -> Solved {
+    fn work(&self, imported: Imported) -> Searched {
         let deadline = self.timeout.map(|t| Instant::now() + t);
         let outcome = search_puzzle(&imported.puzzle, deadline);
-        Solved::Searched {
+        Searched {
             verdict: outcome.verdict,
             stopped: outcome.stopped,
             solution: outcome.solution.filter(|_| is_finding(outcome.verdict)),
-            warning: relaxed_warning(&imported),
-        }
-    }
-}
-
-impl pipeline::Outcome for Solved {
-    fn invalid(reason: String) -> Solved {
-        Solved::Invalid(reason)
-    }
-
-    fn internal(message: String) -> Solved {
-        Solved::Internal(message)
-    }
-
-    fn failure(&self) -> Option<&str> {
-        match self {
-            Solved::Invalid(e) | Solved::Internal(e) => Some(e),
-            Solved::Searched { .. } => None,
-        }
-    }
-
-    fn warning(&self) -> Option<&str> {
-        match self {
-            Solved::Searched { warning, .. } => warning.as_deref(),
-            _ => None,
         }
     }
 }
@@ -338,7 +301,7 @@ impl SolveRows {
     }
 }
 
-impl Rows<Solved> for SolveRows {
+impl Rows<Searched> for SolveRows {
     fn header(&mut self, out: &mut dyn Write) -> io::Result<()> {
         match self.format {
             RowFormat::Tsv => {

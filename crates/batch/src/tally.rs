@@ -183,6 +183,7 @@ impl Tally {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::grading::GradeRuns;
     use kenken_model::Exhausted;
     use kenken_techniques::Summary;
 
@@ -195,9 +196,11 @@ mod tests {
             ..Summary::stopped_by(Exhausted::Time)
         };
         let stopped = Summary::stopped_by(Exhausted::Time);
-        let graded = |normal: Summary| Graded::Graded {
-            normal: Some(normal),
-            cc: Some(solved),
+        let graded = |normal: Summary| Graded::Found {
+            found: GradeRuns {
+                normal: Some(normal),
+                cc: Some(solved),
+            },
             warning: None,
         };
         let mut a = Tally::default();

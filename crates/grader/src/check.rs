@@ -2,13 +2,10 @@
 //! marks contradict the puzzle's solution, telling nothing else. Exit code 0 when
 //! all is consistent, 3 when something contradicts the solution.
 
-use crate::convert::FromFormat;
 use crate::exit::{BAD_INPUT, CONTRADICTED};
-use crate::input::load_puzzle;
-use crate::position_arg::load_position;
+use crate::position_arg::PositionArgs;
 use crate::report::print;
 use clap::Args;
-use kenken_formats::Format;
 use kenken_model::{Budget, Exhausted};
 use kenken_techniques::labels;
 use kenken_techniques::position::{self, Check, Entry};
@@ -18,17 +15,8 @@ use std::process::ExitCode;
 
 #[derive(Args, Debug)]
 pub struct CheckArgs {
-    /// The puzzle: a string in any supported format, a file holding one, or `-` to
-    /// read standard input.
-    pub puzzle: String,
-    /// The format to read (detected from the input when omitted).
-    #[arg(long, value_enum)]
-    pub from: Option<FromFormat>,
-    /// The solver's position: K6C/D6C with progress, or a grid of digits, `.` and
-    /// `[…]` pencil marks (a string, a file, or `-`). Without it, a K6C/D6C
-    /// puzzle's own progress is checked.
-    #[arg(long, value_name = "STATE")]
-    pub state: Option<String>,
+    #[command(flatten)]
+    pub input: PositionArgs,
     /// Print one JSON document: {"status", "conflicts": [{"cell", "kind"}],
     /// "filled", "cells"}.
     #[arg(long)]
@@ -62,18 +50,14 @@ pub fn run(args: CheckArgs) -> anyhow::Result<ExitCode> {
         Ok(settings) => settings,
         Err(code) => return Ok(code),
     };
-    let (_, imported) = match load_puzzle("check", &args.puzzle, args.from.map(Format::from)) {
+    let (imported, position) = match args.input.load("check") {
         Ok(loaded) => loaded,
         Err(code) => return Ok(code),
     };
-    if args.state.is_none() && imported.progress.is_none() {
+    if args.input.state.is_none() && imported.progress.is_none() {
         eprintln!("grader check: error: nothing to check: give the position with --state");
         return Ok(ExitCode::from(BAD_INPUT));
     }
-    let position = match load_position("check", &imported, args.state.as_deref()) {
-        Ok(p) => p,
-        Err(code) => return Ok(code),
-    };
     let puzzle = &imported.puzzle;
     let runs = settings.runs().starting_now();
     let grader = match Grader::with_limits(puzzle, runs.limits) {

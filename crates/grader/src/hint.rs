@@ -3,15 +3,12 @@
 //! the whole step with its explanation (and its picture with `-o`). When an entry
 //! contradicts the solution, that entry instead.
 
-use crate::convert::FromFormat;
 use crate::exit::BAD_INPUT;
-use crate::input::load_puzzle;
-use crate::position_arg::load_position;
+use crate::position_arg::PositionArgs;
 use crate::render::PictureKind;
 use crate::report::{print, StepJson};
 use crate::wording::Wording;
 use clap::{Args, ValueEnum};
-use kenken_formats::Format;
 use kenken_model::Budget;
 use kenken_render::Picture;
 use kenken_techniques::labels::and_list;
@@ -36,17 +33,8 @@ pub enum Level {
 
 #[derive(Args, Debug)]
 pub struct HintArgs {
-    /// The puzzle: a string in any supported format, a file holding one, or `-` to
-    /// read standard input.
-    pub puzzle: String,
-    /// The format to read (detected from the input when omitted).
-    #[arg(long, value_enum)]
-    pub from: Option<FromFormat>,
-    /// The solver's position: K6C/D6C with progress, or a grid of digits, `.` and
-    /// `[…]` pencil marks (a string, a file, or `-`). Without it, a K6C/D6C
-    /// puzzle's own progress is used, else the empty grid.
-    #[arg(long, value_name = "STATE")]
-    pub state: Option<String>,
+    #[command(flatten)]
+    pub input: PositionArgs,
     /// How much to tell.
     #[arg(long, value_enum, default_value = "nudge")]
     pub level: Level,
@@ -94,7 +82,7 @@ pub fn run(args: HintArgs) -> anyhow::Result<ExitCode> {
         Ok(settings) => settings,
         Err(code) => return Ok(code),
     };
-    let (_, imported) = match load_puzzle("hint", &args.puzzle, args.from.map(Format::from)) {
+    let (imported, position) = match args.input.load("hint") {
         Ok(loaded) => loaded,
         Err(code) => return Ok(code),
     };
@@ -105,10 +93,6 @@ pub fn run(args: HintArgs) -> anyhow::Result<ExitCode> {
     let kind = match args.output.as_deref().map(PictureKind::of).transpose() {
         Ok(kind) => kind,
         Err(message) => return fail(message),
-    };
-    let position = match load_position("hint", &imported, args.state.as_deref()) {
-        Ok(p) => p,
-        Err(code) => return Ok(code),
     };
     let puzzle = &imported.puzzle;
     let runs = settings.runs().starting_now();

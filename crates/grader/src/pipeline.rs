@@ -11,7 +11,7 @@
 use crate::report::label;
 use anyhow::Context;
 use indicatif::{ProgressBar, ProgressState, ProgressStyle};
-use kenken_batch::pipeline::{self, Finished, Job, Outcome, Rows, Work};
+use kenken_batch::pipeline::{self, Finished, Job, Rows, Work};
 use kenken_formats::batch::{BatchError, Entries};
 use std::fmt;
 use std::io::{self, BufWriter, IsTerminal, Write};
@@ -38,7 +38,7 @@ pub fn run<W: Work>(
     entries: Entries<'_>,
     settings: &Settings,
     work: &W,
-    rows: &mut dyn Rows<W::Outcome>,
+    rows: &mut dyn Rows<W::Found>,
 ) -> anyhow::Result<Finished<BatchError>> {
     // The main thread is one of the workers: it would only wait otherwise, and
     // with `--jobs 1` no thread is started at all (a few tenths of a millisecond

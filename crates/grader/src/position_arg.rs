@@ -1,18 +1,47 @@
-//! The `--state` of `render`, `hint` and `check`: a solver's position, read with
+//! The puzzle and position arguments of `render`, `hint` and `check`: the puzzle
+//! (`--from` forcing its format), and `--state`, a solver's position read with
 //! [`kenken_formats::state`] from a literal, a file or `-`, or else taken from a
 //! K6C/D6C puzzle string's own progress.
 
+use crate::convert::FromFormat;
 use crate::exit::BAD_INPUT;
-use crate::input::read_puzzle_arg;
+use crate::input::{load_puzzle, read_puzzle_arg};
+use clap::Args;
 use kenken_formats::state;
-use kenken_formats::{CellProgress, Imported};
+use kenken_formats::{CellProgress, Format, Imported};
 use kenken_techniques::position::{Entry, Position};
 use std::process::ExitCode;
+
+/// A puzzle and a solver's position in it.
+#[derive(Args, Debug)]
+pub struct PositionArgs {
+    /// The puzzle: a string in any supported format, a file holding one, or `-` to
+    /// read standard input.
+    pub puzzle: String,
+    /// The format to read (detected from the input when omitted).
+    #[arg(long, value_enum)]
+    pub from: Option<FromFormat>,
+    /// The solver's position: K6C/D6C with progress, or a grid of digits, `.` and
+    /// `[…]` pencil marks (a string, a file, or `-`). Without it, a K6C/D6C
+    /// puzzle's own progress, else the empty grid.
+    #[arg(long, value_name = "STATE")]
+    pub state: Option<String>,
+}
+
+impl PositionArgs {
+    /// The puzzle read and the position in it; problems are reported on stderr
+    /// with the command's name and give the bad-input exit code.
+    pub fn load(&self, command: &str) -> Result<(Imported, Position), ExitCode> {
+        let (_, imported) = load_puzzle(command, &self.puzzle, self.from.map(Format::from))?;
+        let position = load_position(command, &imported, self.state.as_deref())?;
+        Ok((imported, position))
+    }
+}
 
 /// The position `arg` names, or (without one) the progress a K6C/D6C puzzle
 /// carries, or the empty grid. Problems are reported on stderr with the command's
 /// name and give the bad-input exit code.
-pub fn load_position(
+fn load_position(
     command: &str,
     imported: &Imported,
     arg: Option<&str>,

@@ -3,25 +3,18 @@
 //! candidates, with the solution, or with one step of the log drawn on the grid
 //! before it (`--step N`, numbered as `grade` numbers them).
 
-use crate::convert::FromFormat;
 use crate::exit::BAD_INPUT;
-use crate::input::load_puzzle;
-use crate::position_arg::load_position;
+use crate::position_arg::PositionArgs;
 use anyhow::Context as _;
 use clap::Args;
-use kenken_formats::Format;
 use kenken_render::{scene, Picture, SceneError, Subject};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 #[derive(Args, Debug)]
 pub struct RenderArgs {
-    /// The puzzle: a string in any supported format, a file holding one, or `-` to
-    /// read standard input.
-    pub puzzle: String,
-    /// The format to read (detected from the input when omitted).
-    #[arg(long, value_enum)]
-    pub from: Option<FromFormat>,
+    #[command(flatten)]
+    pub input: PositionArgs,
     /// Draw step N of the log (naked singles count, as in `grade`'s log; from
     /// `--state` when given) on the grid as it stood before it, with its text and
     /// explanation under the grid.
@@ -33,11 +26,6 @@ pub struct RenderArgs {
     /// Show every cell's candidates (of the position when `--state` is given).
     #[arg(long, group = "what")]
     pub candidates: bool,
-    /// The solver's position: K6C/D6C with progress, or a grid of digits, `.` and
-    /// `[…]` pencil marks (a string, a file, or `-`). Without it, a K6C/D6C
-    /// puzzle's own progress is used.
-    #[arg(long, value_name = "STATE")]
-    pub state: Option<String>,
     /// Write the picture to FILE, as SVG or PNG by its extension (default: SVG on
     /// standard output).
     #[arg(short, long, value_name = "FILE")]
@@ -57,12 +45,8 @@ pub fn run(args: RenderArgs) -> anyhow::Result<ExitCode> {
         Ok(settings) => settings,
         Err(code) => return Ok(code),
     };
-    let (_, imported) = match load_puzzle("render", &args.puzzle, args.from.map(Format::from)) {
+    let (imported, position) = match args.input.load("render") {
         Ok(loaded) => loaded,
-        Err(code) => return Ok(code),
-    };
-    let position = match load_position("render", &imported, args.state.as_deref()) {
-        Ok(p) => p,
         Err(code) => return Ok(code),
     };
     let puzzle = &imported.puzzle;

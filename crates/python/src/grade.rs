@@ -6,7 +6,7 @@ use crate::errors::warn;
 use crate::options;
 use crate::pools;
 use crate::puzzle::{Puzzle, PuzzleArg};
-use kenken_batch::pipeline::{self, Job, Outcome, Work};
+use kenken_batch::pipeline::{self, Job};
 use kenken_batch::solving::{is_finding, search_puzzle, verdict_name};
 use kenken_batch::{GradeRow, Graded, Grading, Mode};
 use pyo3::prelude::*;
@@ -55,7 +55,7 @@ pub fn grade<'py>(
     let started = Instant::now();
     let (shown, imported) = puzzle.read(py)?;
     let pool = pools::pool(1)?;
-    let outcome = py.detach(|| pool.install(|| work.work(imported)));
+    let outcome = py.detach(|| pool.install(|| pipeline::work_one(&work, imported)));
     let took = times.then(|| started.elapsed());
     row_dict(py, 1, &shown, &outcome, took)
 }

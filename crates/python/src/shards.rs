@@ -17,7 +17,7 @@ use kenken_batch::generating::{
     attempt_range as run_range, check_format, closest_code, closest_of_code, closest_text,
     generated_line as line_of, Attempt, GenerateFormat, GeneratedRow,
 };
-use kenken_batch::pipeline::{self, Job, Outcome, Rows};
+use kenken_batch::pipeline::{self, Job, Rows};
 use kenken_batch::text::clip;
 use kenken_batch::{GradeRows, Grading, Mode, RowFormat};
 use kenken_formats::batch::{self, Entries};
