@@ -5,6 +5,8 @@
 //! binaries with `include_str!` so that a benchmark measures the same puzzles
 //! wherever it is run from, with no file to find at run time.
 
+#![forbid(unsafe_code)]
+
 use kenken_model::Puzzle;
 use serde::Deserialize;
 use std::collections::BTreeMap;

@@ -16,6 +16,8 @@
 //! Progress is told through [`pipeline::Progress`], so a command line can draw a
 //! bar and a library caller can count; nothing here writes to the terminal.
 
+#![forbid(unsafe_code)]
+
 pub mod generating;
 pub mod grade_rows;
 pub mod grading;

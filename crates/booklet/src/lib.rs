@@ -20,6 +20,8 @@
 //! assert!(pdf.starts_with(b"%PDF-"));
 //! ```
 
+#![forbid(unsafe_code)]
+
 mod layout;
 mod pdf;
 

@@ -18,6 +18,8 @@
 //! leaves open ("our reading") is in [`our_reading`]. No reader panics on any
 //! input: each returns a [`FormatError`] naming the rule broken and where.
 
+#![forbid(unsafe_code)]
+
 pub mod batch;
 mod cages;
 pub mod error;

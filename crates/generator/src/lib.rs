@@ -19,6 +19,8 @@
 //! * [`Generated`]: a puzzle with its ratings and the seed that makes it again.
 //! * [`ShapeStats`]: the cage-size and operation mix of a set of puzzles.
 
+#![forbid(unsafe_code)]
+
 mod canonical;
 mod clues;
 mod draft;

@@ -5,6 +5,8 @@
 //! code (see [`exit`]). The puzzle logic is in the libraries; the modules here read
 //! input, call them and format what they return.
 
+#![forbid(unsafe_code)]
+
 mod batch;
 mod check;
 mod convert;

@@ -12,6 +12,8 @@
 //! * [`options`]: the checks of the numbers every front end is given (durations,
 //!   sizes, thread counts), with one [`OptionsError`].
 
+#![forbid(unsafe_code)]
+
 pub mod bits;
 pub mod budget;
 mod cage;

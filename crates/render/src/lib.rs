@@ -17,6 +17,8 @@
 //! assert!(svg.starts_with("<svg"));
 //! ```
 
+#![forbid(unsafe_code)]
+
 mod font;
 mod picture;
 mod png;

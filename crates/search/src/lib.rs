@@ -40,6 +40,8 @@
 //! units), the tables and per-level copies are reserved on it, and the search gives
 //! up with [`Verdict::Unknown`] once it is exhausted.
 
+#![forbid(unsafe_code)]
+
 mod engine;
 mod table;
 #[cfg(test)]

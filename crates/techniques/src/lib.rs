@@ -18,6 +18,8 @@
 //! The exhaustive solution counter, the independent check of it all, is the
 //! `kenken-search` crate.
 
+#![forbid(unsafe_code)]
+
 mod explain;
 mod geometry;
 mod grade;

@@ -26,6 +26,8 @@
 //! another method, 413, 415, 422 a puzzle or position that cannot be used, 500 a
 //! bug (a panic is caught and reported, never the end of the server).
 
+#![forbid(unsafe_code)]
+
 mod api;
 mod cache;
 
