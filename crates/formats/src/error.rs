@@ -51,6 +51,12 @@ pub enum Rule {
     UnknownFormat,
     #[error("{0}")]
     Model(ModelError),
+    /// The text is a batch of puzzles (what `grader batch` reads), not one.
+    #[error("the input holds {} ({}), not one puzzle string", puzzles(*.count), .shape.describe())]
+    ManyPuzzles {
+        count: usize,
+        shape: crate::batch::Shape,
+    },
 
     // ---- Tatham Keen game IDs ----
     #[error("this game ID has no puzzle description (it is bare parameters or a random seed such as '6dh#12345', from which Tatham's program generates a new puzzle); paste the full game ID '<size>:<description>' instead")]
@@ -197,6 +203,15 @@ impl FormatError {
 
     pub(crate) fn at(format: Format, offset: usize, rule: Rule) -> FormatError {
         FormatError::new(format, Position::Offset(offset), rule)
+    }
+}
+
+/// `1 puzzle`, `20 puzzles`.
+fn puzzles(count: usize) -> String {
+    if count == 1 {
+        "1 puzzle".to_string()
+    } else {
+        format!("{count} puzzles")
     }
 }
 

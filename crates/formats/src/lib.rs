@@ -192,6 +192,47 @@ fn detect_by_shape(s: &str) -> Option<Format> {
 /// wrong, whether the size (out of 3 to 16 too) or, for a 10×10 to 16×16, the rest
 /// of the ID.
 pub fn read_any(input: &str, format: Option<Format>) -> Result<Imported, FormatError> {
+    read_one(input, format).map_err(|e| match many_puzzles(input) {
+        Some((count, shape)) => FormatError {
+            format: None,
+            position: Position::Input,
+            rule: Rule::ManyPuzzles { count, shape },
+        },
+        None => e,
+    })
+}
+
+/// When a text that is not one puzzle holds a batch of them: how many, and in
+/// which shape. A JSON text (array, NDJSON, category object) counts whatever its
+/// entries are; plain lines count when there are at least two and each is a
+/// one-line puzzle string (a game ID, a K6C/D6C string), so that a broken puzzle
+/// in a many-line format is not taken for a batch.
+fn many_puzzles(text: &str) -> Option<(usize, batch::Shape)> {
+    use batch::Shape;
+    let entries = batch::from_reader(text.as_bytes(), "the input", None).ok()?;
+    let shape = entries.shape();
+    let mut count = 0;
+    for entry in entries {
+        let entry = entry.ok()?;
+        if shape == Shape::Lines
+            && !matches!(
+                detect(&entry.text),
+                Some(Format::Tatham | Format::K6c | Format::D6c)
+            )
+        {
+            return None;
+        }
+        count += 1;
+    }
+    match shape {
+        Shape::Empty => None,
+        Shape::Lines if count < 2 => None,
+        _ => Some((count, shape)),
+    }
+}
+
+/// [`read_any`] of a text taken to be one puzzle.
+fn read_one(input: &str, format: Option<Format>) -> Result<Imported, FormatError> {
     let format = match format {
         Some(f) => f,
         None => detect(input).ok_or_else(|| FormatError {
@@ -332,5 +373,25 @@ mod tests {
             let e = read_any(&input, None).unwrap_err().to_string();
             assert!(e.len() < 250 && e.contains("777…"), "{e}");
         }
+    }
+
+    #[test]
+    fn a_batch_read_as_one_puzzle_says_what_it_holds() {
+        let four = "4:_a_5a_bac_a__,d2m12a5m8s2d2s1";
+        let say = |text: &str| read_any(text, None).unwrap_err().to_string();
+        assert_eq!(
+            say(&format!("[\"{four}\", \"{four}\"]")),
+            "the input holds 2 puzzles (a JSON array), not one puzzle string"
+        );
+        assert_eq!(
+            say(&format!("{four}\n{four}\n{four}\n")),
+            "the input holds 3 puzzles (one puzzle per line), not one puzzle string"
+        );
+        assert_eq!(
+            say(&format!("{{\n  \"Easy\": [\"{four}\"]\n}}")),
+            "the input holds 1 puzzle (a JSON object of puzzle arrays), not one puzzle string"
+        );
+        // A broken puzzle of a many-line format stays a broken puzzle.
+        assert!(!say("# 4\n+ 3 A1 A2\n").contains("holds"));
     }
 }

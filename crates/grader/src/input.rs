@@ -7,7 +7,7 @@ use crate::exit::BAD_INPUT;
 use anyhow::{anyhow, bail};
 use kenken_batch::text::{clip_message, relaxed_warning};
 use kenken_formats::batch::{self, BatchError, Entries, Shape};
-use kenken_formats::{detect, read_any, Format, FormatError, Imported, Position};
+use kenken_formats::{read_any, Format, FormatError, Imported, Position, Rule};
 use std::fs::File;
 use std::io::{self, IsTerminal, Read};
 use std::os::fd::AsFd;
@@ -165,40 +165,14 @@ pub fn load_puzzle(
             Ok((input, imported))
         }
         Err(e) => {
-            match many_puzzles(&input.text) {
-                Some((count, shape)) => report_many(command, arg, &input, count, shape),
-                None => report_read_error(command, &input, &e),
+            match e.rule {
+                Rule::ManyPuzzles { count, shape } => {
+                    report_many(command, arg, &input, count, shape)
+                }
+                _ => report_read_error(command, &input, &e),
             }
             Err(ExitCode::from(BAD_INPUT))
         }
-    }
-}
-
-/// When a text that is not one puzzle holds a batch of them: how many, and in
-/// which shape. A JSON text (array, NDJSON, category object) counts whatever its
-/// entries are; plain lines count when there are at least two and each is a
-/// one-line puzzle string (a game ID, a K6C/D6C string), so that a broken puzzle
-/// in a many-line format is not taken for a batch.
-fn many_puzzles(text: &str) -> Option<(usize, Shape)> {
-    let entries = batch::from_reader(text.as_bytes(), "the input", None).ok()?;
-    let shape = entries.shape();
-    let mut count = 0;
-    for entry in entries {
-        let entry = entry.ok()?;
-        if shape == Shape::Lines
-            && !matches!(
-                detect(&entry.text),
-                Some(Format::Tatham | Format::K6c | Format::D6c)
-            )
-        {
-            return None;
-        }
-        count += 1;
-    }
-    match shape {
-        Shape::Empty => None,
-        Shape::Lines if count < 2 => None,
-        _ => Some((count, shape)),
     }
 }
 
