@@ -241,7 +241,7 @@ pub fn capped_options(options: Options, max: Option<Rating>) -> Options {
     };
     let mut capped = options;
     for kind in TechniqueKind::all().skip(1) {
-        if kind.entry().rating.range().0 > max {
+        if kind.row().rating.range().0 > max {
             capped.disable(kind);
         }
     }
@@ -274,7 +274,7 @@ impl Judge {
     /// does not solve the puzzle, which a candidate rated by the judge always is).
     pub fn keep(&self, puzzle: &Puzzle, max: Rating, request: &Request) -> Option<Kept> {
         let mut givers = TechniqueKind::all().filter(|k| {
-            let (lo, hi) = k.entry().rating.range();
+            let (lo, hi) = k.row().rating.range();
             lo <= max && hi.is_none_or(|h| max <= h) && self.capped.is_enabled(*k)
         });
         let only = match (givers.next(), givers.next()) {

@@ -3,13 +3,13 @@
 //! `Status`) or NDJSON.
 //!
 //! The input is read by [`kenken_formats::batch`] and streamed through
-//! [`crate::pipeline`]; the grading and the rows are [`kenken_batch`]'s. A puzzle that cannot be read or built gets a row saying why
+//! [`crate::streaming`]; the grading and the rows are [`kenken_batch`]'s. A puzzle that cannot be read or built gets a row saying why
 //! and one line on stderr; the batch goes on, and exits with code 2 at the end.
 
 use crate::exit::{BAD_INPUT, FAILURE};
 use crate::input::open_batch;
 use crate::options;
-use crate::pipeline::{self, Settings};
+use crate::streaming::{self, Settings};
 use anyhow::Context;
 use clap::Args;
 use kenken_batch::{GradeOptions, GradeRows, Grading, RowFormat};
@@ -69,7 +69,7 @@ pub fn run(args: BatchArgs) -> anyhow::Result<ExitCode> {
     };
     let work = Grading::new(&grading);
     let mut rows = GradeRows::new(grading.mode, args.format, args.times);
-    let finished = pipeline::run(entries, &settings, &work, &mut rows)?;
+    let finished = streaming::run(entries, &settings, &work, &mut rows)?;
     let tally = rows.tally;
     if args.summary {
         tally

@@ -8,7 +8,7 @@ use crate::report::print;
 use clap::Args;
 use kenken_model::{Budget, Exhausted};
 use kenken_techniques::labels;
-use kenken_techniques::position::{self, Check, Entry};
+use kenken_techniques::position::{self, Check, Written};
 use kenken_techniques::Grader;
 use serde::Serialize;
 use std::process::ExitCode;
@@ -70,9 +70,9 @@ pub fn run(args: CheckArgs) -> anyhow::Result<ExitCode> {
     let found = position::check(&grader, &position, &mut Budget::new(runs.limits));
     let size = puzzle.size();
     let filled = position
-        .entries()
+        .cells()
         .iter()
-        .filter(|e| matches!(e, Entry::Digit(_)))
+        .filter(|e| matches!(e, Written::Digit(_)))
         .count();
     let (status, message) = match &found {
         Check::Consistent => (

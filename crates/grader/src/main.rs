@@ -16,13 +16,13 @@ mod grade;
 mod hint;
 mod input;
 mod options;
-mod pipeline;
 mod position_arg;
 mod print;
 mod render;
 mod report;
 mod serve;
 mod solve;
+mod streaming;
 mod techniques;
 mod wording;
 

@@ -9,7 +9,7 @@ use crate::input::{load_puzzle, read_puzzle_arg};
 use clap::Args;
 use kenken_formats::state;
 use kenken_formats::{CellProgress, Format, Imported};
-use kenken_techniques::position::{Entry, Position};
+use kenken_techniques::position::{Position, Written};
 use std::process::ExitCode;
 
 /// A puzzle and a solver's position in it.
@@ -69,9 +69,9 @@ fn load_position(
     let entries = progress
         .into_iter()
         .map(|p| match p {
-            CellProgress::Unknown => Entry::Blank,
-            CellProgress::Solved(d) => Entry::Digit(d),
-            CellProgress::Candidates(m) => Entry::Marks(m),
+            CellProgress::Unknown => Written::Blank,
+            CellProgress::Solved(d) => Written::Digit(d),
+            CellProgress::Candidates(m) => Written::Marks(m),
         })
         .collect();
     Position::new(puzzle.size(), entries).map_err(|e| fail(format!("bad position: {e}")))

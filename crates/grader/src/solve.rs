@@ -4,7 +4,7 @@
 //!
 //! `grader solve --many [FILE|-]`: the same for every puzzle of a batch input (the
 //! inputs of `grader batch`), in parallel, one TSV or NDJSON row per puzzle in input
-//! order, streamed like `batch` (see [`crate::pipeline`]): one process checks any
+//! order, streamed like `batch` (see [`crate::streaming`]): one process checks any
 //! number of puzzles.
 //!
 //! Exit codes: 0 when every puzzle has exactly one solution, 3 when some puzzle is
@@ -14,8 +14,8 @@
 use crate::convert::FromFormat;
 use crate::exit::{BAD_INPUT, FAILURE, NOT_UNIQUE};
 use crate::input::{load_puzzle, open_batch};
-use crate::pipeline::{self, Settings};
 use crate::report::{grid_rows, grid_text};
+use crate::streaming::{self, Settings};
 use clap::Args;
 use kenken_batch::solving::{is_finding, search_puzzle, verdict_name};
 use kenken_batch::{RowFormat, SolveRows, Solving};
@@ -155,7 +155,7 @@ fn run_many(args: SolveArgs) -> anyhow::Result<ExitCode> {
         timeout: args.timeout,
     };
     let mut rows = SolveRows::new(args.format.unwrap_or(RowFormat::Tsv), args.times);
-    let finished = pipeline::run(entries, &settings, &work, &mut rows)?;
+    let finished = streaming::run(entries, &settings, &work, &mut rows)?;
     let count = |status: &str| rows.count(status);
     let not_unique: Vec<String> = rows
         .statuses

@@ -17,7 +17,7 @@ pub fn run(_args: TechniquesArgs) -> anyhow::Result<ExitCode> {
     let name_width = rows.iter().map(|(_, n, _)| n.len()).max().unwrap_or(0);
     let mut text = format!("{:id_width$}  {:name_width$}  RATING\n", "ID", "TECHNIQUE");
     for (kind, name, rule) in rows {
-        let off = if kind.entry().enabled {
+        let off = if kind.row().enabled {
             ""
         } else {
             " (off unless --enable)"
@@ -26,7 +26,7 @@ pub fn run(_args: TechniquesArgs) -> anyhow::Result<ExitCode> {
             "{:id_width$}  {name:name_width$}  {rule}{off}\n{:id_width$}  {}\n",
             kind.id(),
             "",
-            kind.entry().summary
+            kind.row().summary
         ));
     }
     text.push_str(

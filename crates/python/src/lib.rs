@@ -63,8 +63,8 @@ fn techniques(py: Python<'_>) -> PyResult<Vec<Bound<'_, pyo3::types::PyDict>>> {
             d.set_item("id", kind.id())?;
             d.set_item("name", name)?;
             d.set_item("rating", rule)?;
-            d.set_item("enabled", kind.entry().enabled)?;
-            d.set_item("summary", kind.entry().summary)?;
+            d.set_item("enabled", kind.row().enabled)?;
+            d.set_item("summary", kind.row().summary)?;
             Ok(d)
         })
         .collect()

@@ -12,7 +12,7 @@
 
 use kenken_model::{Budget, Puzzle};
 use kenken_render::Picture;
-use kenken_techniques::position::{self, Entry, Frame, Position, Shown, Walk};
+use kenken_techniques::position::{self, Frame, Position, Shown, Walk, Written};
 use kenken_techniques::{Grader, Options};
 use std::time::{Duration, Instant};
 
@@ -127,8 +127,8 @@ fn position_of(puzzle: &Puzzle, shown: &[Shown]) -> Position {
     let entries = shown
         .iter()
         .map(|s| match *s {
-            Shown::Digit(d) => Entry::Digit(d),
-            Shown::Candidates(c) => Entry::Marks(c),
+            Shown::Digit(d) => Written::Digit(d),
+            Shown::Candidates(c) => Written::Marks(c),
         })
         .collect();
     Position::new(puzzle.size(), entries).expect("a position")

@@ -60,7 +60,7 @@ pub fn scene<'a>(
     limits: Limits,
 ) -> Result<Picture<'a>, SceneError> {
     if subject == Subject::Position {
-        let cells = position.entries().iter().map(|&e| Shown::from(e)).collect();
+        let cells = position.cells().iter().map(|&e| Shown::from(e)).collect();
         return Ok(Picture::new(puzzle).cells(cells)?);
     }
     if matches!(subject, Subject::Step { number: 0, .. }) {

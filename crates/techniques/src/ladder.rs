@@ -61,7 +61,7 @@ impl Ladder {
             let Some(technique) = kind.technique(layout) else {
                 continue;
             };
-            let rung_of = kind.entry().rung;
+            let rung_of = kind.row().rung;
             if last_rung != Some(rung_of) {
                 rungs.push(Rung {
                     techniques: Vec::new(),
@@ -166,7 +166,7 @@ impl Ladder {
 /// techniques` and the docs).
 pub fn listing() -> Vec<(TechniqueKind, &'static str, String)> {
     TechniqueKind::all()
-        .map(|k| (k, k.name(), k.entry().rating.to_string()))
+        .map(|k| (k, k.name(), k.row().rating.to_string()))
         .collect()
 }
 

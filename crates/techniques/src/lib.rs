@@ -22,7 +22,7 @@
 
 mod explain;
 mod geometry;
-mod grade;
+mod grader;
 mod kind;
 pub mod labels;
 mod ladder;
@@ -38,7 +38,7 @@ mod technique;
 mod techniques;
 
 pub use explain::Evidence;
-pub use grade::{Grade, Grader, Status, Summary};
+pub use grader::{Grade, Grader, Status, Summary};
 pub use kind::TechniqueKind;
 pub use ladder::{listing, Ladder};
 pub use layout::Layout;

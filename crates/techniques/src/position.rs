@@ -13,7 +13,7 @@ use thiserror::Error;
 
 /// What a solver has written in one cell.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Entry {
+pub enum Written {
     /// Nothing: every digit is still possible.
     Blank,
     /// A digit entered.
@@ -22,14 +22,14 @@ pub enum Entry {
     Marks(Digits),
 }
 
-/// A solver's position: one [`Entry`] per cell, reading order.
+/// A solver's position: one [`Written`] per cell, reading order.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Position {
     size: Size,
-    entries: Vec<Entry>,
+    cells: Vec<Written>,
 }
 
-/// Why entries do not make a position of a grid.
+/// Why what is written does not make a position of a grid.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
 pub enum PositionError {
     #[error("the position has {got} cells, the grid has {expected}")]
@@ -45,31 +45,31 @@ pub enum PositionError {
 }
 
 impl Position {
-    /// A position of a grid of `size` from its cells' entries in reading order.
-    pub fn new(size: Size, entries: Vec<Entry>) -> Result<Position, PositionError> {
-        if entries.len() != size.cell_count() {
+    /// A position of a grid of `size` from what is written in its cells, reading order.
+    pub fn new(size: Size, cells: Vec<Written>) -> Result<Position, PositionError> {
+        if cells.len() != size.cell_count() {
             return Err(PositionError::WrongCellCount {
                 expected: size.cell_count(),
-                got: entries.len(),
+                got: cells.len(),
             });
         }
         let full = Digits::full(size.get());
-        for (cell, entry) in size.cells().zip(&entries) {
+        for (cell, entry) in size.cells().zip(&cells) {
             let name = || size.cell_label(cell);
             match *entry {
-                Entry::Blank => {}
-                Entry::Digit(d) if d >= 1 && usize::from(d) <= size.get() => {}
-                Entry::Digit(digit) => {
+                Written::Blank => {}
+                Written::Digit(d) if d >= 1 && usize::from(d) <= size.get() => {}
+                Written::Digit(digit) => {
                     return Err(PositionError::DigitOutOfRange {
                         cell: name(),
                         digit,
                         size: size.get(),
                     })
                 }
-                Entry::Marks(m) if m.is_empty() => {
+                Written::Marks(m) if m.is_empty() => {
                     return Err(PositionError::NoMarks { cell: name() })
                 }
-                Entry::Marks(m) => {
+                Written::Marks(m) => {
                     if let Some(digit) = m.difference(full).min() {
                         return Err(PositionError::DigitOutOfRange {
                             cell: name(),
@@ -80,14 +80,14 @@ impl Position {
                 }
             }
         }
-        Ok(Position { size, entries })
+        Ok(Position { size, cells })
     }
 
     /// The empty grid.
     pub fn blank(size: Size) -> Position {
         Position {
             size,
-            entries: vec![Entry::Blank; size.cell_count()],
+            cells: vec![Written::Blank; size.cell_count()],
         }
     }
 
@@ -95,22 +95,22 @@ impl Position {
         self.size
     }
 
-    pub fn entries(&self) -> &[Entry] {
-        &self.entries
+    pub fn cells(&self) -> &[Written] {
+        &self.cells
     }
 
     /// The digits each cell may still hold, by the position.
     fn allowed(&self, cell: CellId) -> Digits {
-        match self.entries[cell.index()] {
-            Entry::Blank => Digits::full(self.size.get()),
-            Entry::Digit(d) => Digits::single(d),
-            Entry::Marks(m) => m,
+        match self.cells[cell.index()] {
+            Written::Blank => Digits::full(self.size.get()),
+            Written::Digit(d) => Digits::single(d),
+            Written::Marks(m) => m,
         }
     }
 
     /// Whether every cell has a digit entered.
     pub fn is_complete(&self) -> bool {
-        self.entries.iter().all(|e| matches!(e, Entry::Digit(_)))
+        self.cells.iter().all(|e| matches!(e, Written::Digit(_)))
     }
 }
 
@@ -152,7 +152,7 @@ pub enum Check {
     Conflicts(Vec<Conflict>),
     /// The puzzle has several solutions, and at least one agrees with every entry.
     ConsistentWithSome,
-    /// The puzzle has several solutions, and none agrees with the entries (which
+    /// The puzzle has several solutions, and none agrees with the cells (which
     /// entry is wrong depends on the solution, so none is named).
     ContradictsEvery,
     /// The puzzle has no solution.
@@ -174,9 +174,9 @@ pub fn check(grader: &Grader, position: &Position, budget: &mut Budget) -> Check
                 .cells()
                 .filter_map(|cell| {
                     let truth = solution[cell.index()];
-                    let kind = match position.entries[cell.index()] {
-                        Entry::Digit(d) if d != truth => ConflictKind::WrongDigit(d),
-                        Entry::Marks(m) if !m.contains(truth) => ConflictKind::DigitRemoved,
+                    let kind = match position.cells[cell.index()] {
+                        Written::Digit(d) if d != truth => ConflictKind::WrongDigit(d),
+                        Written::Marks(m) if !m.contains(truth) => ConflictKind::DigitRemoved,
                         _ => return None,
                     };
                     Some(Conflict { cell, kind })
@@ -213,13 +213,13 @@ pub enum Shown {
     Candidates(Digits),
 }
 
-impl From<Entry> for Shown {
+impl From<Written> for Shown {
     /// What a solver wrote, as drawn: a blank cell shows no pencil mark.
-    fn from(entry: Entry) -> Shown {
+    fn from(entry: Written) -> Shown {
         match entry {
-            Entry::Blank => Shown::Candidates(Digits::EMPTY),
-            Entry::Digit(d) => Shown::Digit(d),
-            Entry::Marks(m) => Shown::Candidates(m),
+            Written::Blank => Shown::Candidates(Digits::EMPTY),
+            Written::Digit(d) => Shown::Digit(d),
+            Written::Marks(m) => Shown::Candidates(m),
         }
     }
 }
@@ -294,7 +294,7 @@ impl Walk {
         })
     }
 
-    /// From a position: its entries are applied (a digit entered is the cell's only
+    /// From a position: its cells are applied (a digit entered is the cell's only
     /// candidate, pencil marks its candidates), then propagation runs; the naked
     /// singles it places in cells without an entered digit are the first steps.
     /// Fails when the position leaves a cell or a cage with nothing possible.
@@ -324,7 +324,7 @@ impl Walk {
         // Singles in cells with a digit entered are what the solver did already.
         singles.retain(|single| match single.reason {
             crate::Reason::NakedSingle { cell, .. } => {
-                !matches!(position.entries[cell.index()], Entry::Digit(_))
+                !matches!(position.cells[cell.index()], Written::Digit(_))
             }
             _ => true,
         });
@@ -502,9 +502,9 @@ mod tests {
         (puzzle, grader)
     }
 
-    fn position(puzzle: &Puzzle, entries: impl Fn(CellId) -> Entry) -> Position {
+    fn position(puzzle: &Puzzle, cells: impl Fn(CellId) -> Written) -> Position {
         let size = puzzle.size();
-        Position::new(size, size.cells().map(entries).collect()).expect("a position")
+        Position::new(size, size.cells().map(cells).collect()).expect("a position")
     }
 
     fn hint_of(grader: &Grader, position: &Position) -> Hint {
@@ -553,15 +553,15 @@ mod tests {
         let mut budget = Budget::unlimited();
         let blank = Position::blank(puzzle.size());
         assert_eq!(check(&grader, &blank, &mut budget), Check::Consistent);
-        let solved = position(&puzzle, |c| Entry::Digit(solution[c.index()]));
+        let solved = position(&puzzle, |c| Written::Digit(solution[c.index()]));
         assert_eq!(check(&grader, &solved, &mut budget), Check::Consistent);
         // A1 holds 4: enter 5 there, and leave 6 out of B1's marks (B1 is 6); B3's
         // marks hold its 3.
         let wrong = position(&puzzle, |c| match c.index() {
-            0 => Entry::Digit(5),
-            6 => Entry::Marks([1, 3].into_iter().collect()),
-            8 => Entry::Marks([3, 6].into_iter().collect()),
-            _ => Entry::Blank,
+            0 => Written::Digit(5),
+            6 => Written::Marks([1, 3].into_iter().collect()),
+            8 => Written::Marks([3, 6].into_iter().collect()),
+            _ => Written::Blank,
         });
         assert_eq!(
             check(&grader, &wrong, &mut budget),
@@ -594,8 +594,8 @@ mod tests {
         );
         // Two 1s in row A agree with no solution.
         let twice = position(&puzzle, |c| match c.index() {
-            0 | 1 => Entry::Digit(1),
-            _ => Entry::Blank,
+            0 | 1 => Written::Digit(1),
+            _ => Written::Blank,
         });
         assert_eq!(check(&grader, &twice, &mut budget), Check::ContradictsEvery);
         assert!(matches!(hint_of(&grader, &twice), Hint::ContradictsEvery));
@@ -616,10 +616,10 @@ mod tests {
         ] {
             let (puzzle, grader) = grader(id);
             let n = puzzle.size().get();
-            let mut entries = vec![Entry::Blank; puzzle.size().cell_count()];
+            let mut cells = vec![Written::Blank; puzzle.size().cell_count()];
             let mut kinds = Vec::new();
-            for _ in 0..10 * entries.len() {
-                let position = Position::new(puzzle.size(), entries.clone()).unwrap();
+            for _ in 0..10 * cells.len() {
+                let position = Position::new(puzzle.size(), cells.clone()).unwrap();
                 let (frame, prior) = match hint_of(&grader, &position) {
                     Hint::Step { frame, prior } => (frame, prior),
                     Hint::Solved => break,
@@ -629,21 +629,21 @@ mod tests {
                 let step = frame.step;
                 kinds.push(step.technique);
                 for &(cell, d) in &step.placements {
-                    entries[cell.index()] = Entry::Digit(d);
+                    cells[cell.index()] = Written::Digit(d);
                 }
                 for &(cell, d) in &step.eliminations {
-                    let mut marks = match entries[cell.index()] {
-                        Entry::Blank => Digits::full(n),
-                        Entry::Marks(m) => m,
-                        Entry::Digit(d) => Digits::single(d),
+                    let mut marks = match cells[cell.index()] {
+                        Written::Blank => Digits::full(n),
+                        Written::Marks(m) => m,
+                        Written::Digit(d) => Digits::single(d),
                     };
                     marks.remove(d);
-                    entries[cell.index()] = Entry::Marks(marks);
+                    cells[cell.index()] = Written::Marks(marks);
                 }
                 let mut budget = Budget::unlimited();
                 assert_eq!(check(&grader, &position, &mut budget), Check::Consistent);
             }
-            let position = Position::new(puzzle.size(), entries).unwrap();
+            let position = Position::new(puzzle.size(), cells).unwrap();
             assert!(matches!(hint_of(&grader, &position), Hint::Solved), "{id}");
             assert!(kinds.contains(&TechniqueKind::PROPAGATION), "{id}");
             assert!(kinds.len() > 10, "{id}");
@@ -654,23 +654,21 @@ mod tests {
     fn positions_are_checked_against_the_grid() {
         let size = Size::new(4).unwrap();
         assert_eq!(
-            Position::new(size, vec![Entry::Blank; 3]),
+            Position::new(size, vec![Written::Blank; 3]),
             Err(PositionError::WrongCellCount {
                 expected: 16,
                 got: 3
             })
         );
-        let mut entries = vec![Entry::Blank; 16];
-        entries[5] = Entry::Digit(5);
+        let mut cells = vec![Written::Blank; 16];
+        cells[5] = Written::Digit(5);
         assert_eq!(
-            Position::new(size, entries.clone())
-                .unwrap_err()
-                .to_string(),
+            Position::new(size, cells.clone()).unwrap_err().to_string(),
             "B2: digit 5 is outside 1..=4"
         );
-        entries[5] = Entry::Marks(Digits::EMPTY);
+        cells[5] = Written::Marks(Digits::EMPTY);
         assert_eq!(
-            Position::new(size, entries).unwrap_err().to_string(),
+            Position::new(size, cells).unwrap_err().to_string(),
             "B2: pencil marks with no digit"
         );
     }

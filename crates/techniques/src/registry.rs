@@ -20,7 +20,7 @@ use std::ops::RangeInclusive;
 
 /// One kind of step of the ladder.
 #[derive(Debug)]
-pub struct Entry {
+pub struct TechniqueRow {
     /// The identifier on the command line (`--disable hidden-subset`).
     pub id: &'static str,
     /// The name in step logs.
@@ -167,8 +167,8 @@ impl fmt::Display for RatingRule {
 }
 
 /// The ladder, easiest first.
-pub static REGISTRY: &[Entry] = &[
-    Entry {
+pub static REGISTRY: &[TechniqueRow] = &[
+    TechniqueRow {
         id: "naked-single",
         name: "Naked single",
         rating: RatingRule::Fixed(0),
@@ -177,7 +177,7 @@ pub static REGISTRY: &[Entry] = &[
         summary: "a cell with one candidate is placed; impossible cage combinations are dropped (propagation, after every step)",
         finder: Finder::Propagation,
     },
-    Entry {
+    TechniqueRow {
         id: "hidden-single",
         name: "Hidden single",
         rating: RatingRule::Fixed(10),
@@ -186,7 +186,7 @@ pub static REGISTRY: &[Entry] = &[
         summary: "a digit with one place left in a row or column",
         finder: Finder::New(hidden_single::finder),
     },
-    Entry {
+    TechniqueRow {
         id: "claiming",
         name: "Claiming candidates",
         rating: RatingRule::Fixed(15),
@@ -195,7 +195,7 @@ pub static REGISTRY: &[Entry] = &[
         summary: "a digit whose places in a line all lie in one cage: the cage must put it there",
         finder: Finder::New(claiming::finder),
     },
-    Entry {
+    TechniqueRow {
         id: "pointing",
         name: "Pointing candidates",
         rating: RatingRule::Fixed(15),
@@ -204,7 +204,7 @@ pub static REGISTRY: &[Entry] = &[
         summary: "every combination of a cage puts a digit in a line: the rest of the line loses it",
         finder: Finder::New(pointing::finder),
     },
-    Entry {
+    TechniqueRow {
         id: "hidden-subset",
         name: "Hidden subset",
         rating: RatingRule::Scaled {
@@ -220,7 +220,7 @@ pub static REGISTRY: &[Entry] = &[
         summary: "k digits of a line confined to k cells: those cells lose every other digit",
         finder: Finder::New(hidden_subset::finder),
     },
-    Entry {
+    TechniqueRow {
         id: "fish",
         name: "Fish",
         rating: RatingRule::Scaled {
@@ -236,7 +236,7 @@ pub static REGISTRY: &[Entry] = &[
         summary: "a digit confined to k columns in k rows (or the reverse): X-Wing, Swordfish, Jellyfish",
         finder: Finder::New(fish::finder),
     },
-    Entry {
+    TechniqueRow {
         id: "region-sum",
         name: "Region sum",
         rating: RatingRule::Scaled {
@@ -252,7 +252,7 @@ pub static REGISTRY: &[Entry] = &[
         summary: "a slice of lines adds up to a known total: the unknown cage parts must make up the rest",
         finder: Finder::New(region::finder),
     },
-    Entry {
+    TechniqueRow {
         id: "region-parity",
         name: "Region parity",
         rating: RatingRule::Scaled {
@@ -268,7 +268,7 @@ pub static REGISTRY: &[Entry] = &[
         summary: "a slice of lines whose one unknown cage part must be odd or even",
         finder: Finder::Above,
     },
-    Entry {
+    TechniqueRow {
         id: "region-product",
         name: "Region product",
         rating: RatingRule::Scaled {
@@ -284,7 +284,7 @@ pub static REGISTRY: &[Entry] = &[
         summary: "a slice of lines multiplies to a known product: the unknown cage parts must make up the rest",
         finder: Finder::New(region::product::finder),
     },
-    Entry {
+    TechniqueRow {
         id: "cage-combination",
         name: "Cage comparison",
         rating: RatingRule::Scaled {
@@ -368,27 +368,27 @@ impl TechniqueKind {
         (0..REGISTRY.len()).map(|i| TechniqueKind(i as u8))
     }
 
-    /// The kind whose id is `id` (see [`Entry::id`]).
+    /// The kind whose id is `id` (see [`TechniqueRow::id`]).
     pub fn from_id(id: &str) -> Option<TechniqueKind> {
         TechniqueKind::all().find(|k| k.id() == id)
     }
 
     /// Its row.
-    pub fn entry(self) -> &'static Entry {
+    pub fn row(self) -> &'static TechniqueRow {
         &REGISTRY[self.0 as usize]
     }
 
     pub fn id(self) -> &'static str {
-        self.entry().id
+        self.row().id
     }
 
     pub fn name(self) -> &'static str {
-        self.entry().name
+        self.row().name
     }
 
     /// The rating of one of its steps of this size over this many lines.
     pub fn rate(self, size: usize, lines: usize) -> Rating {
-        self.entry().rating.rate(size, lines)
+        self.row().rating.rate(size, lines)
     }
 
     /// The technique that finds this kind's steps, made for a run over a puzzle of
@@ -403,22 +403,22 @@ impl TechniqueKind {
         };
         let kinds: Vec<TechniqueKind> = TechniqueKind::all()
             .skip(first)
-            .take_while(|k| k.index() == first || matches!(k.entry().finder, Finder::Above))
+            .take_while(|k| k.index() == first || matches!(k.row().finder, Finder::Above))
             .collect();
         Some(make(layout, &kinds))
     }
 
     /// Whether this kind's steps are found by the technique of the row above.
     pub(crate) fn shares_technique(self) -> bool {
-        matches!(self.entry().finder, Finder::Above)
+        matches!(self.row().finder, Finder::Above)
     }
 }
 
 impl Default for Options {
-    /// The registry's defaults (see [`Entry::enabled`](crate::registry::Entry)).
+    /// The registry's defaults (see [`TechniqueRow::enabled`](crate::registry::TechniqueRow)).
     fn default() -> Options {
         let enabled = TechniqueKind::all()
-            .filter(|k| k.entry().enabled)
+            .filter(|k| k.row().enabled)
             .fold(0, |m, k| m | options::bit(k));
         Options {
             enabled,
@@ -494,7 +494,7 @@ mod tests {
 
     #[test]
     fn rules_rate_and_read_like_the_published_scale() {
-        let rule = |id| TechniqueKind::from_id(id).unwrap().entry().rating;
+        let rule = |id| TechniqueKind::from_id(id).unwrap().row().rating;
         let t = Rating::tenths;
         assert_eq!(rule("hidden-single").rate(1, 1), t(10));
         assert_eq!(rule("hidden-subset").rate(2, 1), t(20));

@@ -12,7 +12,7 @@ use kenken_formats::{CellProgress, Format};
 use kenken_model::{Budget, Digit, Digits, Exhausted, Limits, Puzzle};
 use kenken_render::{GridFrame, Picture};
 use kenken_search::Verdict;
-use kenken_techniques::position::{self, Check, ConflictKind, Entry, Hint, Position, Shown};
+use kenken_techniques::position::{self, Check, ConflictKind, Hint, Position, Shown, Written};
 use kenken_techniques::{Options, Status, Step, TechniqueKind};
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
@@ -226,8 +226,8 @@ fn position(puzzle: &Puzzle, cells: &[CellJson]) -> Result<Position, ApiError> {
     let entries = cells
         .iter()
         .map(|c| match c {
-            CellJson::Digit(0) => Ok(Entry::Blank),
-            CellJson::Digit(d) => Ok(Entry::Digit(*d)),
+            CellJson::Digit(0) => Ok(Written::Blank),
+            CellJson::Digit(d) => Ok(Written::Digit(*d)),
             CellJson::Marks(marks) => {
                 let mut digits = Digits::EMPTY;
                 for &d in marks {
@@ -239,13 +239,13 @@ fn position(puzzle: &Puzzle, cells: &[CellJson]) -> Result<Position, ApiError> {
                     digits.insert(d);
                 }
                 Ok(if digits.is_empty() {
-                    Entry::Blank
+                    Written::Blank
                 } else {
-                    Entry::Marks(digits)
+                    Written::Marks(digits)
                 })
             }
         })
-        .collect::<Result<Vec<Entry>, ApiError>>()?;
+        .collect::<Result<Vec<Written>, ApiError>>()?;
     Position::new(puzzle.size(), entries)
         .map_err(|e| ApiError::unprocessable(format!("bad position: {e}")))
 }
@@ -257,12 +257,12 @@ pub fn board(cache: &Cache, req: PositionRequest) -> Result<Value, ApiError> {
     let puzzle = cache.read(&req.puzzle)?;
     let position = position(&puzzle, &req.cells)?;
     let cells = position
-        .entries()
+        .cells()
         .iter()
         .map(|e| match *e {
-            Entry::Blank => Shown::Candidates(Digits::EMPTY),
-            Entry::Digit(d) => Shown::Digit(d),
-            Entry::Marks(m) => Shown::Candidates(m),
+            Written::Blank => Shown::Candidates(Digits::EMPTY),
+            Written::Digit(d) => Shown::Digit(d),
+            Written::Marks(m) => Shown::Candidates(m),
         })
         .collect();
     let picture = Picture::new(&puzzle)
@@ -279,9 +279,9 @@ pub fn check(cache: &Cache, limits: Limits, req: PositionRequest) -> Result<Valu
     let position = position(puzzle, &req.cells)?;
     let found = position::check(&loaded.grader, &position, &mut Budget::new(limits));
     let filled = position
-        .entries()
+        .cells()
         .iter()
-        .filter(|e| matches!(e, Entry::Digit(_)))
+        .filter(|e| matches!(e, Written::Digit(_)))
         .count();
     let (status, message) = match &found {
         Check::Consistent if position.is_complete() => (
@@ -431,12 +431,12 @@ pub fn export(cache: &Cache, req: PositionRequest) -> Result<Value, ApiError> {
     let puzzle = cache.read(&req.puzzle)?;
     let position = position(&puzzle, &req.cells)?;
     let progress: Vec<CellProgress> = position
-        .entries()
+        .cells()
         .iter()
         .map(|e| match *e {
-            Entry::Blank => CellProgress::Unknown,
-            Entry::Digit(d) => CellProgress::Solved(d),
-            Entry::Marks(m) => CellProgress::Candidates(m),
+            Written::Blank => CellProgress::Unknown,
+            Written::Digit(d) => CellProgress::Solved(d),
+            Written::Marks(m) => CellProgress::Candidates(m),
         })
         .collect();
     let format = if puzzle.is_kendoku() {
@@ -462,9 +462,9 @@ pub fn ladder() -> Value {
             json!({
                 "id": k.id(),
                 "name": k.name(),
-                "rating": k.entry().rating.to_string(),
-                "summary": k.entry().summary,
-                "enabled": k.entry().enabled,
+                "rating": k.row().rating.to_string(),
+                "summary": k.row().summary,
+                "enabled": k.row().enabled,
             })
         })
         .collect();

@@ -230,7 +230,7 @@ fn a_deferred_solution_count_changes_no_grade() {
 
 /// The kinds of the default ladder, in registry order.
 fn default_kinds() -> Vec<TechniqueKind> {
-    TechniqueKind::all().filter(|k| k.entry().enabled).collect()
+    TechniqueKind::all().filter(|k| k.row().enabled).collect()
 }
 
 /// The ladder levels: level k enables the first k+1 kinds of the default ladder.
@@ -264,11 +264,11 @@ fn ladder_consistency(e: &Entry) -> Option<String> {
     let kind = kinds[k];
     // The ratings of the rung that level k completes (a level holds the earlier
     // rows of its rung too: region sums come before region parity).
-    let floor = kind.entry().rating.range().0;
+    let floor = kind.row().rating.range().0;
     let ceiling = kinds[..=k]
         .iter()
-        .filter(|k| k.entry().rung == kind.entry().rung)
-        .map(|k| k.entry().rating.range().1)
+        .filter(|k| k.row().rung == kind.row().rung)
+        .map(|k| k.row().rating.range().1)
         .try_fold(floor, |m, c| c.map(|c| m.max(c)));
     let within =
         floor <= full.max && full.max <= level.max && ceiling.into_iter().all(|c| level.max <= c);
