@@ -5,11 +5,13 @@ use kenken_batch::text::{clip, clip_message, relaxed_warning};
 use kenken_formats::{read_any, write, Format, Imported};
 use kenken_model::{Op, Puzzle as Grid};
 use pyo3::prelude::*;
+use pyo3::types::PyType;
 use std::collections::hash_map::DefaultHasher;
 use std::hash::{Hash, Hasher};
 
 /// A KenKen puzzle, read from a puzzle string by `kenken.read` (or made by
-/// `kenken.generate`). Immutable; equal when the grids and cages are equal.
+/// `kenken.generate`). Immutable; equal when the grids and cages are equal;
+/// pickled (with every protocol) and copied as its text and format.
 #[pyclass(module = "kenken", name = "Puzzle", frozen)]
 pub struct Puzzle {
     pub imported: Imported,
@@ -17,8 +19,10 @@ pub struct Puzzle {
     pub source: String,
 }
 
-/// One cage: its operation, its clue and its cells.
-#[pyclass(module = "kenken", name = "Cage", frozen, get_all)]
+/// One cage: its operation, its clue and its cells. Equal when all four are
+/// equal (and hashed on them).
+#[pyclass(module = "kenken", name = "Cage", frozen, get_all, eq, hash)]
+#[derive(PartialEq, Eq, Hash)]
 pub struct Cage {
     /// `+`, `-`, `*`, `/`, or `!` for a single given cell (as the text format
     /// writes them).
@@ -91,9 +95,12 @@ impl Puzzle {
         read(py, text, format)
     }
 
-    /// Pickled as its text (read back by `Puzzle(text)`).
-    fn __getnewargs__(&self) -> (String,) {
-        (self.source.clone(),)
+    /// Pickled as its text and format, read back by `Puzzle(text, format)`: a
+    /// `__reduce__` rather than `__getnewargs__`, which only protocols 2 and
+    /// later use, so that every protocol (and `copy`) works.
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> (Bound<'py, PyType>, (String, &'static str)) {
+        let p = slf.get();
+        (slf.get_type(), (p.source.clone(), p.imported.format.name()))
     }
 
     /// The grid's side: 3 to 16.
