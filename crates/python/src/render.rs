@@ -8,6 +8,7 @@ use kenken_model::{Budget, Digits};
 use kenken_render::Picture;
 use kenken_techniques::position::{shown, Position, Shown, Walk};
 use kenken_techniques::Grader;
+use pyo3::exceptions::PyOverflowError;
 use pyo3::prelude::*;
 
 /// The grid as a self-contained SVG (text drawn as outlines; the same bytes for
@@ -24,7 +25,7 @@ use pyo3::prelude::*;
 pub fn render_svg(
     py: Python<'_>,
     puzzle: PuzzleArg<'_>,
-    step: Option<usize>,
+    step: Option<&Bound<'_, PyAny>>,
     solution: bool,
     candidates: bool,
     caption: bool,
@@ -35,12 +36,31 @@ pub fn render_svg(
             "draw one of step, solution and candidates",
         ));
     }
+    let step = step.map(step_number).transpose()?;
     if step == Some(0) {
         return Err(RenderError::new_err("steps are numbered from 1"));
     }
     let pool = pools::pool(1)?;
     py.detach(|| pool.install(|| picture(&imported.puzzle, step, solution, candidates, caption)))
         .map_err(RenderError::new_err)
+}
+
+/// A step's number: a whole number (a TypeError for anything else); one below 1
+/// or past any log (beyond 64 bits) is a RenderError.
+fn step_number(step: &Bound<'_, PyAny>) -> PyResult<usize> {
+    match step.extract::<usize>() {
+        Ok(n) => Ok(n),
+        Err(e) if e.is_instance_of::<PyOverflowError>(step.py()) => {
+            if step.lt(0)? {
+                Err(RenderError::new_err("steps are numbered from 1"))
+            } else {
+                Err(RenderError::new_err(format!(
+                    "there is no step {step}: the log ends before it"
+                )))
+            }
+        }
+        Err(e) => Err(e),
+    }
 }
 
 fn picture(

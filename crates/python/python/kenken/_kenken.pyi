@@ -64,7 +64,9 @@ class RowStream(Iterator[GradeRow]):
 
 def read(text: str, format: Optional[str] = None) -> Puzzle:
     """Reads a puzzle string in any supported format (detected unless ``format``
-    names one). Raises FormatError; warns KenkenWarning for a lenient reading."""
+    names one). Raises FormatError (also for a str holding a lone surrogate),
+    OptionsError for an unknown ``format``; warns KenkenWarning for a lenient
+    reading."""
 
 def grade(
     puzzle: PuzzleLike,
