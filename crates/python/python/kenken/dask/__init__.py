@@ -19,6 +19,13 @@ both start a :class:`distributed.LocalCluster` on this machine: a scheduler and
 ``workers`` worker processes (one thread each). The workers of a real cluster
 need this package installed (``pip install ./crates/python`` on each machine).
 
+A worker that dies (killed, out of memory, its machine gone) loses nothing: Dask
+runs its tasks again elsewhere, and a task whose input or result went with it is
+submitted again (up to :data:`MAX_RESUBMITS` times each), so the output is the
+same. An output file is written under a temporary name beside it and renamed when
+the run is over: it holds a whole run's output, or is left as it was when the run
+fails.
+
 ``python -m kenken.dask grade|generate`` is the command line. A script that
 starts a LocalCluster must do so under ``if __name__ == "__main__":`` (its worker
 processes import the script).
@@ -30,10 +37,12 @@ import collections
 import contextlib
 import logging
 import os
+import secrets
+import stat
 import sys
 import time
 from dataclasses import dataclass, field
-from typing import IO, Any, Iterator, Optional, Sequence
+from typing import IO, Any, Callable, Iterator, Optional, Sequence
 
 from .. import _kenken
 from ..errors import OptionsError
@@ -48,6 +57,9 @@ DEFAULT_ATTEMPTS_PER_TASK = 2
 #: Tasks in flight per worker thread: enough to keep every worker busy while the
 #: client writes the oldest shard's rows.
 IN_FLIGHT_PER_THREAD = 2
+#: How many times one task is submitted again after a worker died with it (or
+#: with its input) before the run gives up.
+MAX_RESUBMITS = 3
 
 
 @contextlib.contextmanager
@@ -87,10 +99,151 @@ def _threads(client: Any) -> int:
     return max(1, sum(client.nthreads().values()))
 
 
-def _open_output(path: Optional[str]) -> Any:
+@contextlib.contextmanager
+def _open_output(path: Optional[str]) -> Iterator[IO[bytes]]:
+    """Standard output (``None`` or ``"-"``), or the file ``path`` written under a
+    temporary name in its directory and renamed to ``path`` when the run is over,
+    so that ``path`` holds a whole run's output or is left as it was: when the
+    run fails the temporary file is removed. Something that is not a regular file
+    (``/dev/null``, a pipe) is written as it is."""
     if path is None or path == "-":
-        return contextlib.nullcontext(sys.stdout.buffer)
-    return open(path, "wb")
+        yield sys.stdout.buffer
+        return
+    target = os.path.realpath(path)
+    if os.path.exists(target) and not os.path.isfile(target):
+        with open(path, "wb") as out:
+            yield out
+        return
+    directory, name = os.path.split(target)
+    fd, partial = _create_partial(directory, name)
+    try:
+        with os.fdopen(fd, "wb") as out:
+            yield out
+        with contextlib.suppress(OSError):
+            # A file replaced keeps its permissions, as when written in place.
+            os.chmod(partial, stat.S_IMODE(os.stat(target).st_mode))
+        os.replace(partial, target)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(partial)
+        raise
+
+
+def _create_partial(directory: str, name: str) -> tuple[int, str]:
+    """A new file ``.NAME.PID.RANDOM.part`` in ``directory``, created with the
+    permissions a new output file gets (0666 less the umask)."""
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0)
+    while True:
+        partial = os.path.join(directory, f".{name}.{os.getpid()}.{secrets.token_hex(4)}.part")
+        try:
+            return os.open(partial, flags, 0o666), partial
+        except FileExistsError:
+            continue
+
+
+def _lost_with_a_worker(error: BaseException) -> bool:
+    """Whether a task failed because a worker died (with the task, its input or
+    its result) rather than by raising: then it can be submitted again."""
+    from concurrent.futures import CancelledError
+
+    from distributed import KilledWorker
+    from distributed.comm import CommClosedError
+
+    return isinstance(error, (CancelledError, KilledWorker, CommClosedError))
+
+
+class _Task:
+    """A task in flight, with what it takes to submit it again."""
+
+    def __init__(self, submit: Callable[[int], tuple[Any, Any]]) -> None:
+        #: ``submit(priority)`` submits the task and returns its future and
+        #: whatever must live as long as it (its scattered input).
+        self.submit = submit
+        self.future: Any = None
+        self.keep: Any = None
+        self.resubmits = 0
+
+
+class _InFlight:
+    """The tasks of a run in flight, oldest first, whose results are taken in that
+    order. A task lost with a worker (its input scattered to that worker, or the
+    task killed with it too often for Dask to run it again) is submitted again,
+    ahead of the others, up to :data:`MAX_RESUBMITS` times."""
+
+    def __init__(self) -> None:
+        self.tasks: collections.deque[_Task] = collections.deque()
+
+    def __len__(self) -> int:
+        return len(self.tasks)
+
+    def add(self, submit: Callable[[int], tuple[Any, Any]]) -> None:
+        task = _Task(submit)
+        self._submit(task, priority=0)
+        self.tasks.append(task)
+
+    def next_result(self) -> Any:
+        """The oldest task's result."""
+        task = self.tasks.popleft()
+        while True:
+            try:
+                result = task.future.result()
+            except Exception as e:
+                if not _lost_with_a_worker(e):
+                    raise
+                self._resubmit(task, e)
+                # The others lost with the same worker: submitted again now
+                # rather than one at a time as each becomes the oldest.
+                for other in self.tasks:
+                    failure = _lost_failure(other.future)
+                    if failure is not None:
+                        self._resubmit(other, failure)
+                continue
+            task.future = task.keep = None
+            return result
+
+    def cancel(self) -> None:
+        for task in self.tasks:
+            task.future.cancel()
+        self.tasks.clear()
+
+    def _resubmit(self, task: _Task, error: BaseException) -> None:
+        task.resubmits += 1
+        if task.resubmits > MAX_RESUBMITS:
+            raise RuntimeError(
+                f"a task was lost {task.resubmits} times with the workers that ran it "
+                f"or held its input; the last time: {error}"
+            ) from error
+        self._submit(task, priority=1)
+
+    def _submit(self, task: _Task, priority: int) -> None:
+        task.future = task.keep = None
+        tries = 0
+        while True:
+            try:
+                task.future, task.keep = task.submit(priority)
+                return
+            except Exception as e:
+                # Scattering to a worker that has just died: the scheduler may
+                # not know yet, and the connection fails.
+                tries += 1
+                if not (isinstance(e, OSError) or _lost_with_a_worker(e)) or tries > MAX_RESUBMITS:
+                    raise
+                time.sleep(0.1 * tries)
+
+
+def _lost_failure(future: Any) -> Optional[BaseException]:
+    """The error of a future that is done and was lost with a worker, else None."""
+    if not future.done():
+        return None
+    if future.status == "cancelled":
+        from concurrent.futures import CancelledError
+
+        return CancelledError(f"{future.key} was cancelled")
+    if future.status == "error":
+        error = future.exception()
+        if error is not None and _lost_with_a_worker(error):
+            return error
+    return None
 
 
 class _Progress:
@@ -119,6 +272,20 @@ class _Progress:
 
 def _grade_task(shard: bytes, options: dict[str, Any]) -> dict[str, Any]:
     return _kenken._grade_shard(shard, **options)
+
+
+def _shard_submitter(c: Any, shard: bytes, options: dict[str, Any]) -> Callable[[int], tuple[Any, Any]]:
+    def submit(priority: int) -> tuple[Any, Any]:
+        # Scattered rather than passed as an argument: a task's arguments travel
+        # inside its serialised graph, which stayed in the client process after
+        # the task was done (about 1 MiB a shard, so memory grew with the input);
+        # scattered data goes with its future. It lives on one worker only, so
+        # the client keeps the shard until its rows are in, to scatter it again
+        # if that worker dies.
+        data = c.scatter(shard, hash=False)
+        return c.submit(_grade_task, data, options, pure=False, priority=priority), data
+
+    return submit
 
 
 @dataclass
@@ -199,7 +366,7 @@ def grade(
         if format == "tsv":
             out.write(_kenken._tsv_header(mode, times).encode())
         window = IN_FLIGHT_PER_THREAD * _threads(c) + 1
-        pending: collections.deque[Any] = collections.deque()
+        pending = _InFlight()
         exhausted = False
         while True:
             while not exhausted and len(pending) < window:
@@ -207,17 +374,10 @@ def grade(
                 if shard is None:
                     exhausted = True
                     break
-                # Scattered rather than passed as an argument: a task's arguments
-                # travel inside its serialised graph, which stayed in the client
-                # process after the task was done (about 1 MiB a shard, so memory
-                # grew with the input); scattered data goes with its future.
-                data = c.scatter(shard, hash=False)
-                pending.append((c.submit(_grade_task, data, options, pure=False), data))
+                pending.add(_shard_submitter(c, shard, options))
             if not pending:
                 break
-            future, data = pending.popleft()
-            result = future.result()
-            del future, data
+            result = pending.next_result()
             out.write(result["rows"])
             out.flush()
             progress.clear()
@@ -250,6 +410,15 @@ def _attempt_task(
 ) -> list[tuple[Any, ...]]:
     remaining = None if deadline is None else deadline - time.time()
     return _kenken._attempt_range(start, end, seed, remaining=remaining, jobs=1, **ask)
+
+
+def _attempts_submitter(
+    c: Any, start: int, end: int, seed: int, deadline: Optional[float], ask: dict[str, Any]
+) -> Callable[[int], tuple[Any, Any]]:
+    def submit(priority: int) -> tuple[Any, Any]:
+        return c.submit(_attempt_task, start, end, seed, deadline, ask, pure=False, priority=priority), None
+
+    return submit
 
 
 @dataclass
@@ -318,7 +487,7 @@ def generate(
     progress = _Progress("attempts", quiet)
     with connect(scheduler, workers, client) as c, _open_output(output) as out:
         window = IN_FLIGHT_PER_THREAD * _threads(c) + 1
-        pending: collections.deque[Any] = collections.deque()
+        pending = _InFlight()
         seen: set[str] = set()
         next_attempt = 0
         done = False
@@ -330,14 +499,12 @@ def generate(
                 end = next_attempt + attempts_per_task
                 if end > max_tries:
                     end = max_tries
-                pending.append(
-                    c.submit(_attempt_task, next_attempt, end, seed, deadline, ask, pure=False)
-                )
+                pending.add(_attempts_submitter(c, next_attempt, end, seed, deadline, ask))
                 next_attempt = end
             if not pending:
                 report.stopped = "tries"
                 break
-            for outcome in pending.popleft().result():
+            for outcome in pending.next_result():
                 if outcome[0] == "interrupted":
                     report.stopped = "timeout"
                     done = True
@@ -360,8 +527,7 @@ def generate(
                     done = True
                     break
             progress.update(report.tried, f"  found {report.found}/{count}")
-        for f in pending:
-            f.cancel()
+        pending.cancel()
     progress.clear()
     report.seconds = time.monotonic() - started
     return report
