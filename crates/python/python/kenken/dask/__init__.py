@@ -36,6 +36,8 @@ from __future__ import annotations
 import collections
 import contextlib
 import logging
+import math
+import numbers
 import os
 import secrets
 import stat
@@ -60,6 +62,60 @@ IN_FLIGHT_PER_THREAD = 2
 #: How many times one task is submitted again after a worker died with it (or
 #: with its input) before the run gives up.
 MAX_RESUBMITS = 3
+
+
+#: Options that must be whole numbers take at most this (the native code's
+#: 64-bit counts).
+_MOST = (1 << 64) - 1
+#: A deadline further away than this (about 30 years) is no deadline: the native
+#: code's clock cannot hold much longer ones.
+_FOREVER = 1e9
+
+
+def _shown(value: Any) -> str:
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    return repr(value)
+
+
+def _whole(name: str, value: Any, least: int = 0, most: int = _MOST) -> None:
+    """Checks a whole-number option (OptionsError)."""
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+        raise OptionsError(f"{name} must be a whole number, not {value!r}")
+    if most != _MOST and not least <= value <= most:
+        raise OptionsError(f"{name} must be {least} to {most}, not {value}")
+    if value < least:
+        raise OptionsError(f"{name} must be at least {least}, not {value}")
+    if value > most:
+        raise OptionsError(f"{name} must be at most {most}, not {value}")
+
+
+def _positive_number(name: str, value: Any) -> None:
+    """Checks an option that must be a positive, finite number (OptionsError)."""
+    if (
+        isinstance(value, bool)
+        or not isinstance(value, numbers.Real)
+        or not (math.isfinite(value) and value > 0)
+    ):
+        raise OptionsError(f"{name} must be a positive number, not {_shown(value)}")
+
+
+def _timeout(value: Any) -> None:
+    """Checks a timeout (None, or positive and finite seconds), as grader's
+    `--timeout` is checked."""
+    if value is None:
+        return
+    if (
+        isinstance(value, bool)
+        or not isinstance(value, numbers.Real)
+        or not (math.isfinite(value) and value > 0)
+    ):
+        raise OptionsError(f"the timeout must be a positive number of seconds, not {_shown(value)}")
+
+
+def _cluster(workers: Any) -> None:
+    if workers is not None:
+        _whole("workers", workers, 1, 65535)
 
 
 @contextlib.contextmanager
@@ -341,13 +397,19 @@ def grade(
     An entry that is not a valid puzzle gets its row and a line on ``messages``
     (stderr by default), as ``grader batch`` reports it.
     """
-    if shard_size < 1:
-        raise OptionsError(f"shard_size must be at least 1, not {shard_size}")
+    _whole("shard_size", shard_size, 1)
+    _cluster(workers)
     if format not in ("ndjson", "tsv"):
         raise OptionsError(f'format must be "tsv" or "ndjson", not {format!r}')
+    _timeout(timeout)
+    _whole("max_depth", max_depth, 2, 8)
+    if max_work is not None:
+        _whole("max_work", max_work)
+    if isinstance(max_memory, numbers.Integral) and not isinstance(max_memory, bool):
+        _whole("max_memory", max_memory)
     ladder = dict(
         mode=mode,
-        timeout=timeout,
+        timeout=None if timeout is not None and timeout > _FOREVER else timeout,
         disable=list(disable),
         enable=list(enable),
         max_depth=max_depth,
@@ -472,8 +534,31 @@ def generate(
     ``max_mean_cage``, ``kendoku``, ``require``, ``forbid``, ``max_depth``,
     ``steps``) are :func:`kenken.generate`'s.
     """
-    if attempts_per_task < 1:
-        raise OptionsError(f"attempts_per_task must be at least 1, not {attempts_per_task}")
+    _whole("attempts_per_task", attempts_per_task, 1)
+    for name, rating in (("min", min), ("max", max)):
+        if rating is not None and (isinstance(rating, bool) or not isinstance(rating, numbers.Real)):
+            raise OptionsError(f"{name} must be a rating (a number), not {rating!r}")
+    _cluster(workers)
+    _whole("size", size)
+    _whole("count", count)
+    if seed is not None:
+        _whole("seed", seed)
+    _whole("max_tries", max_tries)
+    _timeout(timeout)
+    for name in ("max_givens", "steps"):
+        if ask.get(name) is not None:
+            _whole(name, ask[name])
+    if ask.get("max_depth") is not None:
+        _whole("max_depth", ask["max_depth"], 2, 8)
+    if "cage_sizes" in ask:
+        sizes = ask["cage_sizes"]
+        if not isinstance(sizes, (tuple, list)) or len(sizes) != 2:
+            raise OptionsError(f"cage_sizes must be a pair (lo, hi), not {sizes!r}")
+        for bound in sizes:
+            _whole("cage_sizes", bound)
+        ask["cage_sizes"] = tuple(sizes)
+    if "max_mean_cage" in ask:
+        _positive_number("max_mean_cage", ask["max_mean_cage"])
     ask = dict(ask, size=size, min=min, max=max)
     _kenken._check_generation(format, **ask)
     if seed is None:
@@ -483,7 +568,7 @@ def generate(
     if count == 0:
         return report
     started = time.monotonic()
-    deadline = None if timeout is None or timeout <= 0 else time.time() + timeout
+    deadline = None if timeout is None or timeout > _FOREVER else time.time() + timeout
     progress = _Progress("attempts", quiet)
     with connect(scheduler, workers, client) as c, _open_output(output) as out:
         window = IN_FLIGHT_PER_THREAD * _threads(c) + 1
