@@ -8,8 +8,9 @@
 #   browser tests of `grader serve`'s page (playwright drives the installed
 #   chromium; it never downloads a browser of its own);
 # * Debian's qpdf and poppler-utils: the PDF checks of `grader print`;
-# * Python's maturin, dask and distributed: the `kenken` package (built from
-#   crates/python and installed) and its tests, a Dask LocalCluster included.
+# * Python's maturin, dask, distributed and hypothesis: the `kenken` package
+#   (built from crates/python and installed) and its tests, a Dask LocalCluster
+#   and property tests included.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -28,14 +29,14 @@ if [ ${#missing[@]} -gt 0 ]; then
 fi
 
 python=python3
-packages=(pytest playwright maturin dask distributed)
-if ! $python -c "import pytest, playwright, maturin, dask, distributed" 2>/dev/null; then
+packages=(pytest playwright maturin dask distributed hypothesis)
+if ! $python -c "import pytest, playwright, maturin, dask, distributed, hypothesis" 2>/dev/null; then
   # Into the user's Python when it takes packages, else (a Debian system Python
   # marked as externally managed) into a virtual environment under target/.
   if ! $python -m pip install -q --root-user-action=ignore "${packages[@]}" 2>/dev/null; then
     $python -m venv target/python-tests
     python=target/python-tests/bin/python
-    $python -c "import pytest, playwright, maturin, dask, distributed" 2>/dev/null ||
+    $python -c "import pytest, playwright, maturin, dask, distributed, hypothesis" 2>/dev/null ||
       $python -m pip install -q "${packages[@]}"
   fi
 fi
