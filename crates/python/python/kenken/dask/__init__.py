@@ -63,6 +63,8 @@ IN_FLIGHT_PER_THREAD = 2
 #: with its input) before the run gives up.
 MAX_RESUBMITS = 3
 
+_log = logging.getLogger("kenken.dask")
+
 
 #: Options that must be whole numbers take at most this (the native code's
 #: 64-bit counts).
@@ -269,6 +271,14 @@ class _InFlight:
                 f"a task was lost {task.resubmits} times with the workers that ran it "
                 f"or held its input; the last time: {error}"
             ) from error
+        # Dask's own log says the data "can't be recovered": it is, from here.
+        _log.warning(
+            "kenken.dask: a task was lost with a worker (%s: %s); submitted again (%d of %d)",
+            type(error).__name__,
+            str(error).splitlines()[0] if str(error) else "",
+            task.resubmits,
+            MAX_RESUBMITS,
+        )
         self._submit(task, priority=1)
 
     def _submit(self, task: _Task, priority: int) -> None:
@@ -424,41 +434,47 @@ def grade(
     tallies: list[str] = []
     started = time.monotonic()
     progress = _Progress("puzzles", quiet)
-    with connect(scheduler, workers, client) as c, _open_output(output) as out:
-        if format == "tsv":
-            out.write(_kenken._tsv_header(mode, times).encode())
-        window = IN_FLIGHT_PER_THREAD * _threads(c) + 1
-        pending = _InFlight()
-        exhausted = False
-        while True:
-            while not exhausted and len(pending) < window:
-                shard = reader.take(shard_size)
-                if shard is None:
-                    exhausted = True
+    try:
+        with connect(scheduler, workers, client) as c, _open_output(output) as out:
+            if format == "tsv":
+                out.write(_kenken._tsv_header(mode, times).encode())
+            window = IN_FLIGHT_PER_THREAD * _threads(c) + 1
+            pending = _InFlight()
+            exhausted = False
+            while True:
+                while not exhausted and len(pending) < window:
+                    shard = reader.take(shard_size)
+                    if shard is None:
+                        exhausted = True
+                        break
+                    pending.add(_shard_submitter(c, shard, options))
+                if not pending:
                     break
-                pending.add(_shard_submitter(c, shard, options))
-            if not pending:
-                break
-            result = pending.next_result()
-            out.write(result["rows"])
-            out.flush()
-            progress.clear()
-            for index, text, message in result["failures"]:
-                print(f"kenken.dask grade: puzzle {index} ({text!r}): {message}", file=messages)
-            if not quiet:
-                for index, text, message in result["warnings"]:
-                    print(
-                        f"kenken.dask grade: warning: puzzle {index} ({text!r}): {message}",
-                        file=messages,
-                    )
-            report.rows += result["rows"].count(b"\n")
-            report.invalid += result["invalid"]
-            report.errors += result["error"]
-            for status, n in result["stopped"].items():
-                report.stopped[status] = report.stopped.get(status, 0) + n
-            if summary:
-                tallies.append(result["tally"])
-            progress.update(report.rows)
+                result = pending.next_result()
+                out.write(result["rows"])
+                out.flush()
+                progress.clear()
+                for index, text, message in result["failures"]:
+                    print(f"kenken.dask grade: puzzle {index} ({text!r}): {message}", file=messages)
+                if not quiet:
+                    for index, text, message in result["warnings"]:
+                        print(
+                            f"kenken.dask grade: warning: puzzle {index} ({text!r}): {message}",
+                            file=messages,
+                        )
+                report.rows += result["rows"].count(b"\n")
+                report.invalid += result["invalid"]
+                report.errors += result["error"]
+                for status, n in result["stopped"].items():
+                    report.stopped[status] = report.stopped.get(status, 0) + n
+                if summary:
+                    tallies.append(result["tally"])
+                progress.update(report.rows)
+    except BaseException:
+        # The reader belongs to this thread: dropped here, not by whichever
+        # thread collects the traceback of the failure (which holds this frame).
+        del reader
+        raise
     progress.clear()
     report.input_error = reader.error
     report.seconds = time.monotonic() - started
