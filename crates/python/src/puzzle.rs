@@ -4,12 +4,15 @@ use crate::errors::{options_error, warn, FormatError};
 use kenken_batch::text::{clip, clip_message, relaxed_warning};
 use kenken_formats::{read_any, write, Format, Imported};
 use kenken_model::{Op, Puzzle as Grid};
+use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
+use pyo3::types::{PyString, PyType};
 use std::collections::hash_map::DefaultHasher;
 use std::hash::{Hash, Hasher};
 
 /// A KenKen puzzle, read from a puzzle string by `kenken.read` (or made by
-/// `kenken.generate`). Immutable; equal when the grids and cages are equal.
+/// `kenken.generate`). Immutable; equal when the grids and cages are equal;
+/// pickled (with every protocol) and copied as its text and format.
 #[pyclass(module = "kenken", name = "Puzzle", frozen)]
 pub struct Puzzle {
     pub imported: Imported,
@@ -17,8 +20,10 @@ pub struct Puzzle {
     pub source: String,
 }
 
-/// One cage: its operation, its clue and its cells.
-#[pyclass(module = "kenken", name = "Cage", frozen, get_all)]
+/// One cage: its operation, its clue and its cells. Equal when all four are
+/// equal (and hashed on them).
+#[pyclass(module = "kenken", name = "Cage", frozen, get_all, eq, hash)]
+#[derive(PartialEq, Eq, Hash)]
 pub struct Cage {
     /// `+`, `-`, `*`, `/`, or `!` for a single given cell (as the text format
     /// writes them).
@@ -87,13 +92,20 @@ impl Puzzle {
     /// `kenken.Puzzle(text, format=None)` is `kenken.read(text, format)`.
     #[new]
     #[pyo3(signature = (text, format = None))]
-    fn new(py: Python<'_>, text: &str, format: Option<&str>) -> PyResult<Puzzle> {
+    fn new(
+        py: Python<'_>,
+        text: &Bound<'_, PyAny>,
+        format: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<Puzzle> {
         read(py, text, format)
     }
 
-    /// Pickled as its text (read back by `Puzzle(text)`).
-    fn __getnewargs__(&self) -> (String,) {
-        (self.source.clone(),)
+    /// Pickled as its text and format, read back by `Puzzle(text, format)`: a
+    /// `__reduce__` rather than `__getnewargs__`, which only protocols 2 and
+    /// later use, so that every protocol (and `copy`) works.
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> (Bound<'py, PyType>, (String, &'static str)) {
+        let p = slf.get();
+        (slf.get_type(), (p.source.clone(), p.imported.format.name()))
     }
 
     /// The grid's side: 3 to 16.
@@ -170,7 +182,7 @@ impl Puzzle {
     }
 
     fn __repr__(&self, py: Python<'_>) -> PyResult<String> {
-        let text = pyo3::types::PyString::new(py, &clip(&self.source));
+        let text = PyString::new(py, &clip(&self.source));
         Ok(format!("kenken.read({})", text.repr()?))
     }
 
@@ -195,18 +207,53 @@ impl Puzzle {
 /// `text`, `letter-grid`).
 ///
 /// Raises FormatError (a ValueError) when the text is not a valid puzzle, with the
-/// message `grader` gives; a game ID that only the lenient reading accepts is read
-/// with a KenkenWarning naming the rules relaxed.
+/// message `grader` gives (a str holding a lone surrogate, which no format can
+/// hold, is one), OptionsError for an unknown `format`, TypeError for anything
+/// but a str; a game ID that only the lenient reading accepts is read with a
+/// KenkenWarning naming the rules relaxed.
 #[pyfunction]
 #[pyo3(signature = (text, format = None))]
-pub fn read(py: Python<'_>, text: &str, format: Option<&str>) -> PyResult<Puzzle> {
-    let format = format
-        .map(|f| {
-            f.parse::<Format>()
-                .map_err(|e| options_error(e.to_string()))
-        })
-        .transpose()?;
-    Puzzle::parse(py, text, format)
+pub fn read(
+    py: Python<'_>,
+    text: &Bound<'_, PyAny>,
+    format: Option<&Bound<'_, PyAny>>,
+) -> PyResult<Puzzle> {
+    let text = match str_arg(text, "text")? {
+        Some(t) => t,
+        None => return Err(FormatError::new_err(NOT_UNICODE)),
+    };
+    let format = match format {
+        None => None,
+        Some(f) => {
+            // A name holding a lone surrogate is no format's: its lossy text
+            // gets the message of any unknown name.
+            let name = match str_arg(f, "format")? {
+                Some(name) => name,
+                None => f.cast::<PyString>()?.to_string_lossy().into_owned(),
+            };
+            Some(
+                name.parse::<Format>()
+                    .map_err(|e| options_error(e.to_string()))?,
+            )
+        }
+    };
+    Puzzle::parse(py, &text, format)
+}
+
+/// Why a str holding a lone surrogate (which UTF-8 cannot encode, so no format
+/// can) is not a puzzle.
+const NOT_UNICODE: &str = "the text is not valid Unicode (it holds a lone surrogate)";
+
+/// A str argument as Rust text: None for a str holding a lone surrogate, a
+/// TypeError for anything but a str.
+fn str_arg(ob: &Bound<'_, PyAny>, name: &str) -> PyResult<Option<String>> {
+    let Ok(s) = ob.cast::<PyString>() else {
+        return Err(PyTypeError::new_err(format!(
+            "{name} must be a str, not {}",
+            ob.get_type().name()?
+        )));
+    };
+    Ok(s.to_cow().ok().map(|text| text.into_owned()))
 }
 
 /// A puzzle argument: a string (read here) or a `Puzzle`.
@@ -222,13 +269,16 @@ impl<'py> FromPyObject<'_, 'py> for PuzzleArg<'py> {
         if let Ok(p) = ob.cast::<Puzzle>() {
             return Ok(PuzzleArg::Puzzle(p.to_owned()));
         }
-        match ob.extract::<String>() {
-            Ok(text) => Ok(PuzzleArg::Text(text)),
-            Err(_) => Err(pyo3::exceptions::PyTypeError::new_err(format!(
-                "a puzzle is a str or a kenken.Puzzle, not {}",
-                ob.get_type().name()?
-            ))),
+        if let Ok(s) = ob.cast::<PyString>() {
+            return match s.to_cow() {
+                Ok(text) => Ok(PuzzleArg::Text(text.into_owned())),
+                Err(_) => Err(FormatError::new_err(NOT_UNICODE)),
+            };
         }
+        Err(PyTypeError::new_err(format!(
+            "a puzzle is a str or a kenken.Puzzle, not {}",
+            ob.get_type().name()?
+        )))
     }
 }
 

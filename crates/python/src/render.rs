@@ -6,6 +6,7 @@ use crate::puzzle::PuzzleArg;
 use kenken_batch::GradeSettings;
 use kenken_render::{scene, Subject};
 use kenken_techniques::position::Position;
+use pyo3::exceptions::PyOverflowError;
 use pyo3::prelude::*;
 
 /// The grid as a self-contained SVG (text drawn as outlines; the same bytes for
@@ -22,7 +23,7 @@ use pyo3::prelude::*;
 pub fn render_svg(
     py: Python<'_>,
     puzzle: PuzzleArg<'_>,
-    step: Option<usize>,
+    step: Option<&Bound<'_, PyAny>>,
     solution: bool,
     candidates: bool,
     caption: bool,
@@ -33,6 +34,7 @@ pub fn render_svg(
             "draw one of step, solution and candidates",
         ));
     }
+    let step = step.map(step_number).transpose()?;
     let subject = match (step, solution, candidates) {
         (Some(number), _, _) => Subject::Step { number, caption },
         (None, true, _) => Subject::Solution,
@@ -50,4 +52,22 @@ pub fn render_svg(
         })
     })
     .map_err(|e| RenderError::new_err(e.to_string()))
+}
+
+/// A step's number: a whole number (a TypeError for anything else); one below 1
+/// or past any log (beyond 64 bits) is a RenderError.
+fn step_number(step: &Bound<'_, PyAny>) -> PyResult<usize> {
+    match step.extract::<usize>() {
+        Ok(n) => Ok(n),
+        Err(e) if e.is_instance_of::<PyOverflowError>(step.py()) => {
+            if step.lt(0)? {
+                Err(RenderError::new_err("steps are numbered from 1"))
+            } else {
+                Err(RenderError::new_err(format!(
+                    "there is no step {step}: the log ends before it"
+                )))
+            }
+        }
+        Err(e) => Err(e),
+    }
 }

@@ -43,6 +43,31 @@ def test_puzzles_compare_hash_and_pickle():
     assert repr(p) == f"kenken.read({FOUR!r})"
 
 
+def test_puzzles_pickle_with_every_protocol(repo):
+    import copy
+
+    sample = json.loads((repo / "puzzles" / "sample.json").read_text())
+    six = kenken.read(SIX)
+    texts = sample + [kenken.read(FOUR).to_text(), six.to_k6c(), six.to_sudokuwiki(), "3\nAAB\nCDB\nCD1\n\nA 3+\nB 2/\nC 3x\nD 5+\n"]
+    for text in texts:
+        p = kenken.read(text)
+        for protocol in range(pickle.HIGHEST_PROTOCOL + 1):
+            q = pickle.loads(pickle.dumps(p, protocol=protocol))
+            assert type(q) is kenken.Puzzle and q == p and hash(q) == hash(p)
+            assert (q.source, q.format, q.cages) == (p.source, p.format, p.cages)
+        assert copy.copy(p) == p and copy.deepcopy(p) == p
+    assert {kenken.read(t).format for t in texts} >= {"tatham", "text", "k6c", "sudokuwiki", "letter-grid"}
+
+
+def test_cages_compare_and_hash():
+    p, q = kenken.read(FOUR), kenken.read(kenken.read(FOUR).to_text())
+    assert p.cages == p.cages == q.cages
+    assert [hash(c) for c in p.cages] == [hash(c) for c in q.cages]
+    assert len(set(p.cages)) == len(p.cages) and set(p.cages) == set(q.cages)
+    assert p.cages[0] != p.cages[1] and p.cages[0] != ("/", 2, ["A1", "B1"])
+    assert kenken.read(SIX).cages != p.cages
+
+
 def test_a_lenient_reading_warns():
     with pytest.warns(kenken.KenkenWarning, match="read it leniently"):
         kenken.read("4:_a_5a_bac_a__,d2s1a5m8s2d2s1")

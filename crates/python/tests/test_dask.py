@@ -117,3 +117,84 @@ def test_the_command_line(grader, repo, tmp_path):
     done = subprocess.run(gen, capture_output=True, timeout=300)
     want = run_grader(grader, "generate", "--size", "4", "--min", "1", "--count", "3", "--seed", "5")
     assert done.stdout == want.stdout and done.returncode == 0
+
+
+@pytest.mark.parametrize(
+    "kwargs, message",
+    [
+        ({"shard_size": 0}, "shard_size must be at least 1, not 0"),
+        ({"shard_size": 1.5}, "shard_size must be a whole number, not 1.5"),
+        ({"workers": 0}, "workers must be 1 to 65535, not 0"),
+        ({"timeout": 0}, "the timeout must be a positive number of seconds, not 0"),
+        ({"timeout": -1.0}, "the timeout must be a positive number of seconds, not -1"),
+        ({"timeout": float("nan")}, "the timeout must be a positive number of seconds, not nan"),
+        ({"timeout": float("inf")}, "the timeout must be a positive number of seconds, not inf"),
+        ({"max_depth": 300}, "max_depth must be 2 to 8, not 300"),
+        ({"max_work": -1}, "max_work must be at least 0, not -1"),
+        ({"max_memory": 1 << 70}, "max_memory must be at most"),
+        ({"format": "csv"}, 'format must be "tsv" or "ndjson"'),
+    ],
+)
+def test_bad_grade_options(sample_10k, tmp_path, kwargs, message):
+    """Refused before any cluster starts or any file is written."""
+    out = tmp_path / "out"
+    with pytest.raises(kenken.OptionsError) as e:
+        kenken.dask.grade(str(sample_10k), str(out), **kwargs)
+    assert message in str(e.value)
+    assert not out.exists()
+
+
+@pytest.mark.parametrize(
+    "kwargs, message",
+    [
+        ({"count": -1}, "count must be at least 0, not -1"),
+        ({"seed": -1}, "seed must be at least 0, not -1"),
+        ({"seed": 1 << 64}, "seed must be at most 18446744073709551615"),
+        ({"size": -4}, "size must be at least 0, not -4"),
+        ({"max_tries": -1}, "max_tries must be at least 0, not -1"),
+        ({"attempts_per_task": 0}, "attempts_per_task must be at least 1, not 0"),
+        ({"timeout": 0}, "the timeout must be a positive number of seconds, not 0"),
+        ({"timeout": float("nan")}, "the timeout must be a positive number of seconds, not nan"),
+        ({"max_mean_cage": 0}, "max_mean_cage must be a positive number, not 0"),
+        ({"max_mean_cage": float("nan")}, "max_mean_cage must be a positive number, not nan"),
+        ({"cage_sizes": (2,)}, "cage_sizes must be a pair (lo, hi), not (2,)"),
+        ({"cage_sizes": (2, -5)}, "cage_sizes must be at least 0, not -5"),
+        ({"max_depth": 1}, "max_depth must be 2 to 8, not 1"),
+        ({"steps": -3}, "steps must be at least 0, not -3"),
+        ({"min": "4.4"}, "min must be a rating (a number), not '4.4'"),
+        ({"workers": -2}, "workers must be 1 to 65535, not -2"),
+    ],
+)
+def test_bad_generate_options(tmp_path, kwargs, message):
+    out = tmp_path / "out"
+    args = dict(size=4, min=1, seed=1)
+    args.update(kwargs)
+    with pytest.raises(kenken.OptionsError) as e:
+        kenken.dask.generate(str(out), **args)
+    assert message in str(e.value)
+    assert not out.exists()
+
+
+@pytest.mark.parametrize(
+    "argv, message",
+    [
+        (["grade", "IN", "--timeout", "nan"], "the timeout must be a positive number of seconds, not nan"),
+        (["grade", "IN", "--timeout", "0"], "the timeout must be a positive number of seconds, not 0"),
+        (["grade", "IN", "--max-depth", "300"], "max_depth must be 2 to 8, not 300"),
+        (["grade", "IN", "--max-work", "-1"], "max_work must be at least 0, not -1"),
+        (["generate", "--size", "4", "--min", "1", "--count", "-1"], "count must be at least 0, not -1"),
+        (["generate", "--size", "4", "--min", "1", "--seed", "-1"], "seed must be at least 0, not -1"),
+        (["generate", "--size", "4", "--min", "1", "--timeout", "inf"], "not inf"),
+        (["generate", "--size", "4", "--min", "1", "--max-mean-cage", "nan"], "max_mean_cage must be a positive number, not nan"),
+        (["generate", "--size", "-4", "--min", "1"], "size must be at least 0, not -4"),
+        (["generate", "--size", "4", "--min", "nan"], "a rating is between 0 and 1000, not NaN"),
+    ],
+)
+def test_the_command_line_refuses_bad_values(sample_10k, argv, message):
+    """Exit code 2 and one line naming the option, before a cluster starts."""
+    argv = [str(sample_10k) if a == "IN" else a for a in argv]
+    done = subprocess.run([sys.executable, "-m", "kenken.dask", *argv], capture_output=True, timeout=120)
+    assert done.returncode == 2, done.stderr.decode()
+    lines = done.stderr.decode().strip().splitlines()
+    assert len(lines) == 1 and message in lines[0], lines
+    assert lines[0].startswith(f"python -m kenken.dask {argv[0]}: error: ")

@@ -81,3 +81,20 @@ def test_batch_input_errors(tmp_path, grader):
     assert f"grader batch: error: {e.value}" == out.stderr.decode().strip()
     with pytest.raises(kenken.BatchInputError, match="it is a directory"):
         kenken.dask.grade(str(tmp_path), str(tmp_path / "out"))
+
+
+def test_a_lone_surrogate_is_a_format_error():
+    """A str UTF-8 cannot hold is no puzzle (not a TypeError: it is a str)."""
+    for call in (kenken.read, kenken.grade, kenken.solve, kenken.render_svg, kenken.Puzzle):
+        with pytest.raises(kenken.FormatError, match="lone surrogate"):
+            call("4:_a_5a_bac\ud800_a__,d2m12a5m8s2d2s1")
+    with pytest.raises(kenken.OptionsError, match="unknown format"):
+        kenken.read(FOUR, format="tat\udcffham")
+    with pytest.raises(TypeError, match="text must be a str, not bytes"):
+        kenken.read(FOUR.encode())
+
+
+@pytest.mark.parametrize("step", [-1, -(10**30), 1 << 64, 10**30])
+def test_a_step_out_of_range_is_a_render_error(step):
+    with pytest.raises(kenken.RenderError, match="numbered from 1" if step < 0 else f"there is no step {step}"):
+        kenken.render_svg(FOUR, step=step)

@@ -12,7 +12,8 @@ GradeRow = dict[str, Any]
 (modes c, b); ``ms`` (``times=True``); ``error`` (when there is one)."""
 
 class Cage:
-    """One cage of a puzzle."""
+    """One cage of a puzzle; equal to another (and hashed alike) when its op,
+    clue and cells are the same."""
 
     op: str
     """``+``, ``-``, ``*``, ``/``, or ``!`` for a single given cell."""
@@ -21,9 +22,14 @@ class Cage:
     """Cell names, row letter and column number (``B3``), in reading order."""
     positions: list[tuple[int, int]]
     """0-based (row, column) pairs, in reading order."""
+    def __eq__(self, other: object) -> bool: ...
+    def __ne__(self, other: object) -> bool: ...
+    def __hash__(self) -> int: ...
 
 class Puzzle:
-    """A KenKen puzzle; ``Puzzle(text, format=None)`` is ``read(text, format)``."""
+    """A KenKen puzzle; ``Puzzle(text, format=None)`` is ``read(text, format)``.
+    Puzzles compare and hash by their grids, and pickle (every protocol) and
+    copy as their text and format."""
 
     def __init__(self, text: str, format: Optional[str] = None) -> None: ...
     @property
@@ -46,6 +52,7 @@ class Puzzle:
     def to_sudokuwiki(self) -> str: ...
     def __eq__(self, other: object) -> bool: ...
     def __hash__(self) -> int: ...
+    def __reduce__(self) -> tuple[type[Puzzle], tuple[str, str]]: ...
 
 PuzzleLike = Union[str, Puzzle]
 
@@ -57,7 +64,9 @@ class RowStream(Iterator[GradeRow]):
 
 def read(text: str, format: Optional[str] = None) -> Puzzle:
     """Reads a puzzle string in any supported format (detected unless ``format``
-    names one). Raises FormatError; warns KenkenWarning for a lenient reading."""
+    names one). Raises FormatError (also for a str holding a lone surrogate),
+    OptionsError for an unknown ``format``; warns KenkenWarning for a lenient
+    reading."""
 
 def grade(
     puzzle: PuzzleLike,

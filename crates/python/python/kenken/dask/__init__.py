@@ -19,6 +19,13 @@ both start a :class:`distributed.LocalCluster` on this machine: a scheduler and
 ``workers`` worker processes (one thread each). The workers of a real cluster
 need this package installed (``pip install ./crates/python`` on each machine).
 
+A worker that dies (killed, out of memory, its machine gone) loses nothing: Dask
+runs its tasks again elsewhere, and a task whose input or result went with it is
+submitted again (up to :data:`MAX_RESUBMITS` times each), so the output is the
+same. An output file is written under a temporary name beside it and renamed when
+the run is over: it holds a whole run's output, or is left as it was when the run
+fails.
+
 ``python -m kenken.dask grade|generate`` is the command line. A script that
 starts a LocalCluster must do so under ``if __name__ == "__main__":`` (its worker
 processes import the script).
@@ -29,11 +36,14 @@ from __future__ import annotations
 import collections
 import contextlib
 import logging
+import numbers
 import os
+import secrets
+import stat
 import sys
 import time
 from dataclasses import dataclass, field
-from typing import IO, Any, Iterator, Optional, Sequence
+from typing import IO, Any, Callable, Iterator, Optional, Sequence
 
 from .. import _kenken
 from ..errors import OptionsError
@@ -48,6 +58,26 @@ DEFAULT_ATTEMPTS_PER_TASK = 2
 #: Tasks in flight per worker thread: enough to keep every worker busy while the
 #: client writes the oldest shard's rows.
 IN_FLIGHT_PER_THREAD = 2
+#: How many times one task is submitted again after a worker died with it (or
+#: with its input) before the run gives up.
+MAX_RESUBMITS = 3
+
+_log = logging.getLogger("kenken.dask")
+
+
+def _whole(name: str, value: Any, least: int, most: Optional[int] = None) -> None:
+    """Checks a whole-number option of the Dask side (the grading and generation
+    options are checked by the native code, as ``grader`` checks them)."""
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+        raise OptionsError(f"{name} must be a whole number, not {value!r}")
+    if value < least or (most is not None and value > most):
+        upper = "" if most is None else f" to {most}"
+        raise OptionsError(f"{name} must be {least}{upper}, not {value}")
+
+
+def _cluster(workers: Any) -> None:
+    if workers is not None:
+        _whole("workers", workers, 1, 65535)
 
 
 @contextlib.contextmanager
@@ -87,10 +117,159 @@ def _threads(client: Any) -> int:
     return max(1, sum(client.nthreads().values()))
 
 
-def _open_output(path: Optional[str]) -> Any:
+@contextlib.contextmanager
+def _open_output(path: Optional[str]) -> Iterator[IO[bytes]]:
+    """Standard output (``None`` or ``"-"``), or the file ``path`` written under a
+    temporary name in its directory and renamed to ``path`` when the run is over,
+    so that ``path`` holds a whole run's output or is left as it was: when the
+    run fails the temporary file is removed. Something that is not a regular file
+    (``/dev/null``, a pipe) is written as it is."""
     if path is None or path == "-":
-        return contextlib.nullcontext(sys.stdout.buffer)
-    return open(path, "wb")
+        yield sys.stdout.buffer
+        return
+    target = os.path.realpath(path)
+    if os.path.exists(target) and not os.path.isfile(target):
+        with open(path, "wb") as out:
+            yield out
+        return
+    directory, name = os.path.split(target)
+    fd, partial = _create_partial(directory, name)
+    try:
+        with os.fdopen(fd, "wb") as out:
+            yield out
+        with contextlib.suppress(OSError):
+            # A file replaced keeps its permissions, as when written in place.
+            os.chmod(partial, stat.S_IMODE(os.stat(target).st_mode))
+        os.replace(partial, target)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(partial)
+        raise
+
+
+def _create_partial(directory: str, name: str) -> tuple[int, str]:
+    """A new file ``.NAME.PID.RANDOM.part`` in ``directory``, created with the
+    permissions a new output file gets (0666 less the umask)."""
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0)
+    while True:
+        partial = os.path.join(directory, f".{name}.{os.getpid()}.{secrets.token_hex(4)}.part")
+        try:
+            return os.open(partial, flags, 0o666), partial
+        except FileExistsError:
+            continue
+
+
+def _lost_with_a_worker(error: BaseException) -> bool:
+    """Whether a task failed because a worker died (with the task, its input or
+    its result) rather than by raising: then it can be submitted again."""
+    from concurrent.futures import CancelledError
+
+    from distributed import KilledWorker
+    from distributed.comm import CommClosedError
+
+    return isinstance(error, (CancelledError, KilledWorker, CommClosedError))
+
+
+class _Task:
+    """A task in flight, with what it takes to submit it again."""
+
+    def __init__(self, submit: Callable[[int], tuple[Any, Any]]) -> None:
+        #: ``submit(priority)`` submits the task and returns its future and
+        #: whatever must live as long as it (its scattered input).
+        self.submit = submit
+        self.future: Any = None
+        self.keep: Any = None
+        self.resubmits = 0
+
+
+class _InFlight:
+    """The tasks of a run in flight, oldest first, whose results are taken in that
+    order. A task lost with a worker (its input scattered to that worker, or the
+    task killed with it too often for Dask to run it again) is submitted again,
+    ahead of the others, up to :data:`MAX_RESUBMITS` times."""
+
+    def __init__(self) -> None:
+        self.tasks: collections.deque[_Task] = collections.deque()
+
+    def __len__(self) -> int:
+        return len(self.tasks)
+
+    def add(self, submit: Callable[[int], tuple[Any, Any]]) -> None:
+        task = _Task(submit)
+        self._submit(task, priority=0)
+        self.tasks.append(task)
+
+    def next_result(self) -> Any:
+        """The oldest task's result."""
+        task = self.tasks.popleft()
+        while True:
+            try:
+                result = task.future.result()
+            except Exception as e:
+                if not _lost_with_a_worker(e):
+                    raise
+                self._resubmit(task, e)
+                # The others lost with the same worker: submitted again now
+                # rather than one at a time as each becomes the oldest.
+                for other in self.tasks:
+                    failure = _lost_failure(other.future)
+                    if failure is not None:
+                        self._resubmit(other, failure)
+                continue
+            task.future = task.keep = None
+            return result
+
+    def cancel(self) -> None:
+        for task in self.tasks:
+            task.future.cancel()
+        self.tasks.clear()
+
+    def _resubmit(self, task: _Task, error: BaseException) -> None:
+        task.resubmits += 1
+        if task.resubmits > MAX_RESUBMITS:
+            raise RuntimeError(
+                f"a task was lost {task.resubmits} times with the workers that ran it "
+                f"or held its input; the last time: {error}"
+            ) from error
+        # Dask's own log says the data "can't be recovered": it is, from here.
+        _log.warning(
+            "kenken.dask: a task was lost with a worker (%s: %s); submitted again (%d of %d)",
+            type(error).__name__,
+            str(error).splitlines()[0] if str(error) else "",
+            task.resubmits,
+            MAX_RESUBMITS,
+        )
+        self._submit(task, priority=1)
+
+    def _submit(self, task: _Task, priority: int) -> None:
+        task.future = task.keep = None
+        tries = 0
+        while True:
+            try:
+                task.future, task.keep = task.submit(priority)
+                return
+            except Exception as e:
+                # Scattering to a worker that has just died: the scheduler may
+                # not know yet, and the connection fails.
+                tries += 1
+                if not (isinstance(e, OSError) or _lost_with_a_worker(e)) or tries > MAX_RESUBMITS:
+                    raise
+                time.sleep(0.1 * tries)
+
+
+def _lost_failure(future: Any) -> Optional[BaseException]:
+    """The error of a future that is done and was lost with a worker, else None."""
+    if not future.done():
+        return None
+    if future.status == "cancelled":
+        from concurrent.futures import CancelledError
+
+        return CancelledError(f"{future.key} was cancelled")
+    if future.status == "error":
+        error = future.exception()
+        if error is not None and _lost_with_a_worker(error):
+            return error
+    return None
 
 
 class _Progress:
@@ -119,6 +298,20 @@ class _Progress:
 
 def _grade_task(shard: bytes, options: dict[str, Any]) -> dict[str, Any]:
     return _kenken._grade_shard(shard, **options)
+
+
+def _shard_submitter(c: Any, shard: bytes, options: dict[str, Any]) -> Callable[[int], tuple[Any, Any]]:
+    def submit(priority: int) -> tuple[Any, Any]:
+        # Scattered rather than passed as an argument: a task's arguments travel
+        # inside its serialised graph, which stayed in the client process after
+        # the task was done (about 1 MiB a shard, so memory grew with the input);
+        # scattered data goes with its future. It lives on one worker only, so
+        # the client keeps the shard until its rows are in, to scatter it again
+        # if that worker dies.
+        data = c.scatter(shard, hash=False)
+        return c.submit(_grade_task, data, options, pure=False, priority=priority), data
+
+    return submit
 
 
 @dataclass
@@ -174,8 +367,8 @@ def grade(
     An entry that is not a valid puzzle gets its row and a line on ``messages``
     (stderr by default), as ``grader batch`` reports it.
     """
-    if shard_size < 1:
-        raise OptionsError(f"shard_size must be at least 1, not {shard_size}")
+    _whole("shard_size", shard_size, 1)
+    _cluster(workers)
     if format not in ("ndjson", "tsv"):
         raise OptionsError(f'format must be "tsv" or "ndjson", not {format!r}')
     ladder = dict(
@@ -195,48 +388,47 @@ def grade(
     tallies: list[str] = []
     started = time.monotonic()
     progress = _Progress("puzzles", quiet)
-    with connect(scheduler, workers, client) as c, _open_output(output) as out:
-        if format == "tsv":
-            out.write(_kenken._tsv_header(mode, times).encode())
-        window = IN_FLIGHT_PER_THREAD * _threads(c) + 1
-        pending: collections.deque[Any] = collections.deque()
-        exhausted = False
-        while True:
-            while not exhausted and len(pending) < window:
-                shard = reader.take(shard_size)
-                if shard is None:
-                    exhausted = True
+    try:
+        with connect(scheduler, workers, client) as c, _open_output(output) as out:
+            if format == "tsv":
+                out.write(_kenken._tsv_header(mode, times).encode())
+            window = IN_FLIGHT_PER_THREAD * _threads(c) + 1
+            pending = _InFlight()
+            exhausted = False
+            while True:
+                while not exhausted and len(pending) < window:
+                    shard = reader.take(shard_size)
+                    if shard is None:
+                        exhausted = True
+                        break
+                    pending.add(_shard_submitter(c, shard, options))
+                if not pending:
                     break
-                # Scattered rather than passed as an argument: a task's arguments
-                # travel inside its serialised graph, which stayed in the client
-                # process after the task was done (about 1 MiB a shard, so memory
-                # grew with the input); scattered data goes with its future.
-                data = c.scatter(shard, hash=False)
-                pending.append((c.submit(_grade_task, data, options, pure=False), data))
-            if not pending:
-                break
-            future, data = pending.popleft()
-            result = future.result()
-            del future, data
-            out.write(result["rows"])
-            out.flush()
-            progress.clear()
-            for index, text, message in result["failures"]:
-                print(f"kenken.dask grade: puzzle {index} ({text!r}): {message}", file=messages)
-            if not quiet:
-                for index, text, message in result["warnings"]:
-                    print(
-                        f"kenken.dask grade: warning: puzzle {index} ({text!r}): {message}",
-                        file=messages,
-                    )
-            report.rows += result["rows"].count(b"\n")
-            report.invalid += result["invalid"]
-            report.errors += result["error"]
-            for status, n in result["stopped"].items():
-                report.stopped[status] = report.stopped.get(status, 0) + n
-            if summary:
-                tallies.append(result["tally"])
-            progress.update(report.rows)
+                result = pending.next_result()
+                out.write(result["rows"])
+                out.flush()
+                progress.clear()
+                for index, text, message in result["failures"]:
+                    print(f"kenken.dask grade: puzzle {index} ({text!r}): {message}", file=messages)
+                if not quiet:
+                    for index, text, message in result["warnings"]:
+                        print(
+                            f"kenken.dask grade: warning: puzzle {index} ({text!r}): {message}",
+                            file=messages,
+                        )
+                report.rows += result["rows"].count(b"\n")
+                report.invalid += result["invalid"]
+                report.errors += result["error"]
+                for status, n in result["stopped"].items():
+                    report.stopped[status] = report.stopped.get(status, 0) + n
+                if summary:
+                    tallies.append(result["tally"])
+                progress.update(report.rows)
+    except BaseException:
+        # The reader belongs to this thread: dropped here, not by whichever
+        # thread collects the traceback of the failure (which holds this frame).
+        del reader
+        raise
     progress.clear()
     report.input_error = reader.error
     report.seconds = time.monotonic() - started
@@ -250,6 +442,15 @@ def _attempt_task(
 ) -> list[tuple[Any, ...]]:
     remaining = None if deadline is None else deadline - time.time()
     return _kenken._attempt_range(start, end, seed, remaining=remaining, jobs=1, **ask)
+
+
+def _attempts_submitter(
+    c: Any, start: int, end: int, seed: int, deadline: Optional[float], ask: dict[str, Any]
+) -> Callable[[int], tuple[Any, Any]]:
+    def submit(priority: int) -> tuple[Any, Any]:
+        return c.submit(_attempt_task, start, end, seed, deadline, ask, pure=False, priority=priority), None
+
+    return submit
 
 
 @dataclass
@@ -303,10 +504,13 @@ def generate(
     ``max_mean_cage``, ``kendoku``, ``require``, ``forbid``, ``max_depth``,
     ``steps``) are :func:`kenken.generate`'s.
     """
-    if attempts_per_task < 1:
-        raise OptionsError(f"attempts_per_task must be at least 1, not {attempts_per_task}")
+    _whole("attempts_per_task", attempts_per_task, 1)
+    _cluster(workers)
     ask = dict(ask, size=size, min=min, max=max)
-    _kenken._check_generation(format, **ask)
+    # Every generation option checked as `grader generate` checks it.
+    _kenken._check_generation(
+        format, count=count, seed=seed, max_tries=max_tries, timeout=timeout, **ask
+    )
     if seed is None:
         seed = time.time_ns() % (1 << 64)
     ask["format"] = format
@@ -314,11 +518,11 @@ def generate(
     if count == 0:
         return report
     started = time.monotonic()
-    deadline = None if timeout is None or timeout <= 0 else time.time() + timeout
+    deadline = None if timeout is None else time.time() + timeout
     progress = _Progress("attempts", quiet)
     with connect(scheduler, workers, client) as c, _open_output(output) as out:
         window = IN_FLIGHT_PER_THREAD * _threads(c) + 1
-        pending: collections.deque[Any] = collections.deque()
+        pending = _InFlight()
         seen: set[str] = set()
         next_attempt = 0
         done = False
@@ -330,14 +534,12 @@ def generate(
                 end = next_attempt + attempts_per_task
                 if end > max_tries:
                     end = max_tries
-                pending.append(
-                    c.submit(_attempt_task, next_attempt, end, seed, deadline, ask, pure=False)
-                )
+                pending.add(_attempts_submitter(c, next_attempt, end, seed, deadline, ask))
                 next_attempt = end
             if not pending:
                 report.stopped = "tries"
                 break
-            for outcome in pending.popleft().result():
+            for outcome in pending.next_result():
                 if outcome[0] == "interrupted":
                     report.stopped = "timeout"
                     done = True
@@ -360,8 +562,7 @@ def generate(
                     done = True
                     break
             progress.update(report.tried, f"  found {report.found}/{count}")
-        for f in pending:
-            f.cancel()
+        pending.cancel()
     progress.clear()
     report.seconds = time.monotonic() - started
     return report
