@@ -1,4 +1,4 @@
-"""The README's Python examples are real output."""
+"""The Python examples of README.md and docs/*.md are real output."""
 
 from __future__ import annotations
 
@@ -6,12 +6,16 @@ import doctest
 import re
 
 
-def test_readme_python_examples(repo):
-    text = (repo / "README.md").read_text()
-    blocks = re.findall(r"```pycon\n(.*?)```", text, re.S)
-    assert blocks, "the README has Python examples"
+def test_python_examples_of_the_docs(repo):
+    documents = [repo / "README.md", *sorted((repo / "docs").glob("*.md"))]
     parser = doctest.DocTestParser()
     runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS)
-    for i, block in enumerate(blocks):
-        runner.run(parser.get_doctest(block, {}, f"README.md example {i + 1}", "README.md", 0))
+    examples = 0
+    for document in documents:
+        name = document.relative_to(repo).as_posix()
+        blocks = re.findall(r"```pycon\n(.*?)```", document.read_text(), re.S)
+        for i, block in enumerate(blocks):
+            examples += 1
+            runner.run(parser.get_doctest(block, {}, f"{name} example {i + 1}", name, 0))
+    assert examples, "the docs have Python examples"
     assert runner.summarize(verbose=False).failed == 0
