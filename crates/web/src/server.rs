@@ -27,7 +27,7 @@ use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 pub const RUNTIME_THREADS: usize = 2;
 /// Connections past the cap that are being answered 503 at once; past these too,
 /// a connection is closed without a word.
-const REFUSING: usize = 64;
+const REFUSING: usize = 256;
 /// The kernel's queue of connections not yet accepted.
 const BACKLOG: u32 = 1024;
 /// The largest request head (and read buffer) of a connection: past it, 431.
@@ -35,6 +35,9 @@ const MAX_HEAD: usize = 16 * 1024;
 /// How long a closing connection waits for the client to close its side, reading
 /// and dropping what it still sends (so that the answer is not lost to a reset).
 const LINGER: Duration = Duration::from_secs(2);
+/// The same for a connection refused past the cap (its 503 is written before
+/// the request is read; this is the time the request has to arrive).
+const LINGER_REFUSED: Duration = Duration::from_millis(500);
 /// The most bytes read and dropped while lingering.
 const LINGER_BYTES: usize = 1 << 20;
 /// How long writing the 408 or 503 of a closing connection may take.
@@ -169,7 +172,7 @@ async fn refuse(mut stream: TcpStream, permit: OwnedSemaphorePermit) {
         "the server holds as many connections as it may; try again in a moment",
     );
     let _ = tokio::time::timeout(LAST_WORD, stream.write_all(&answer)).await;
-    linger(stream, permit).await;
+    linger(stream, permit, LINGER_REFUSED).await;
 }
 
 /// Serves one connection until the client closes it, or stays silent past the
@@ -217,9 +220,9 @@ async fn serve(stream: TcpStream, state: Arc<State>, permit: OwnedSemaphorePermi
 /// Closes the sending side, then reads and drops what the client still sends
 /// for a moment: closing a socket with unread bytes resets it, and a reset can
 /// destroy the answer before the client reads it.
-async fn linger(mut stream: TcpStream, permit: OwnedSemaphorePermit) {
+async fn linger(mut stream: TcpStream, permit: OwnedSemaphorePermit, wait: Duration) {
     let _ = stream.shutdown().await;
-    let _ = tokio::time::timeout(LINGER, async {
+    let _ = tokio::time::timeout(wait, async {
         let mut buf = vec![0u8; 4096];
         let mut dropped = 0;
         while dropped < LINGER_BYTES {
@@ -254,7 +257,7 @@ impl Drop for Connection {
     fn drop(&mut self) {
         if let (Some(stream), Some(permit)) = (self.stream.take(), self.permit.take()) {
             if let Ok(runtime) = tokio::runtime::Handle::try_current() {
-                runtime.spawn(linger(stream, permit));
+                runtime.spawn(linger(stream, permit, LINGER));
             }
         }
     }
