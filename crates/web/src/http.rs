@@ -134,11 +134,13 @@ impl Activity {
         InFlight(Arc::clone(self))
     }
 
-    /// Bytes are being written.
-    pub fn wrote(&self) {
+    /// Bytes are being written; `progress` when some went out.
+    pub fn wrote(&self, progress: bool) {
         let mut now = self.now();
         now.unflushed = true;
-        now.since = Instant::now();
+        if progress {
+            now.since = Instant::now();
+        }
     }
 
     /// Everything written has gone out.

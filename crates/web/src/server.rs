@@ -279,8 +279,10 @@ impl AsyncWrite for Connection {
         cx: &mut Context<'_>,
         buf: &[u8],
     ) -> Poll<io::Result<usize>> {
-        self.activity.wrote();
-        Pin::new(self.stream()?).poll_write(cx, buf)
+        let written = Pin::new(self.stream()?).poll_write(cx, buf);
+        self.activity
+            .wrote(matches!(written, Poll::Ready(Ok(n)) if n > 0));
+        written
     }
 
     fn poll_write_vectored(
@@ -288,8 +290,10 @@ impl AsyncWrite for Connection {
         cx: &mut Context<'_>,
         bufs: &[io::IoSlice<'_>],
     ) -> Poll<io::Result<usize>> {
-        self.activity.wrote();
-        Pin::new(self.stream()?).poll_write_vectored(cx, bufs)
+        let written = Pin::new(self.stream()?).poll_write_vectored(cx, bufs);
+        self.activity
+            .wrote(matches!(written, Poll::Ready(Ok(n)) if n > 0));
+        written
     }
 
     fn is_write_vectored(&self) -> bool {

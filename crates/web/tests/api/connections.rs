@@ -70,6 +70,27 @@ fn a_keep_alive_connection_idle_after_an_answer_gets_408() {
 }
 
 #[test]
+fn a_client_that_stops_reading_its_answers_is_closed() {
+    let addr = impatient();
+    let mut stream = TcpStream::connect(addr).unwrap();
+    // Far more answers than the sockets' buffers hold, none of them read.
+    let request = format!(
+        "GET /app.js HTTP/1.1\r\nHost: 127.0.0.1:{}\r\n\r\n",
+        addr.port()
+    );
+    stream.write_all(request.repeat(2000).as_bytes()).unwrap();
+    std::thread::sleep(Duration::from_secs(3));
+    let r = read_until_closed(&mut stream, Instant::now(), Duration::from_secs(20));
+    assert!(r.closed.is_some(), "the server closes the connection");
+    let answered = r.statuses().len();
+    assert!(answered < 2000, "{answered} answered");
+    assert!(
+        !r.statuses().contains(&408),
+        "no 408 in the middle of an answer"
+    );
+}
+
+#[test]
 fn pipelined_requests_are_answered_in_order() {
     let addr = server();
     let host = format!("127.0.0.1:{}", addr.port());
