@@ -1,5 +1,7 @@
 //! `grader serve [--port P] [--host H] [FILE]`: the local web page of
-//! [`kenken_web`], with the puzzles of FILE to pick from.
+//! [`kenken_web`], with the puzzles of FILE to pick from. The ranges of
+//! `--threads`, `--connections` and `--read-timeout` are the library's
+//! ([`Config`]'s constructors check them).
 
 use crate::exit::BAD_INPUT;
 use clap::Args;
@@ -27,10 +29,19 @@ pub struct ServeArgs {
     #[arg(long, value_name = "SECONDS", default_value = "10", allow_hyphen_values = true,
           value_parser = crate::options::seconds)]
     pub timeout: Duration,
-    /// Requests served side by side.
-    #[arg(long, value_name = "N", default_value_t = 4,
-          value_parser = clap::value_parser!(u16).range(1..=64))]
-    pub threads: u16,
+    /// Requests computed side by side (1 to 64); more wait their turn.
+    #[arg(long, value_name = "N", default_value_t = 4)]
+    pub threads: usize,
+    /// Connections held at once (1 to 65 536); past it, a new connection is
+    /// answered 503 and closed.
+    #[arg(long, value_name = "N", default_value_t = 4096)]
+    pub connections: usize,
+    /// How long a client may take to send a request's head, and then its body, in
+    /// seconds (0.1 to 3600); past it, 408 and the connection is closed. An idle
+    /// connection is closed the same way.
+    #[arg(long, value_name = "SECONDS", default_value = "10", allow_hyphen_values = true,
+          value_parser = crate::options::seconds)]
+    pub read_timeout: Duration,
 }
 
 pub fn run(args: ServeArgs) -> anyhow::Result<ExitCode> {
@@ -65,8 +76,24 @@ pub fn run(args: ServeArgs) -> anyhow::Result<ExitCode> {
         port: args.port,
         library,
         timeout: args.timeout,
-        threads: usize::from(args.threads),
         ..Config::default()
+    };
+    let config = match config
+        .with_threads(args.threads)
+        .map_err(|e| ("--threads", e))
+        .and_then(|c| {
+            c.with_connections(args.connections)
+                .map_err(|e| ("--connections", e))
+        })
+        .and_then(|c| {
+            c.with_read_timeout(args.read_timeout)
+                .map_err(|e| ("--read-timeout", e))
+        }) {
+        Ok(config) => config,
+        Err((flag, e)) => {
+            eprintln!("grader serve: error: {flag}: {e}");
+            return Ok(ExitCode::from(BAD_INPUT));
+        }
     };
     let server = match Server::bind(config) {
         Ok(server) => server,

@@ -7,56 +7,18 @@
 //! possible).
 
 use crate::cache::{Cache, Loaded};
-use crate::ApiError;
+use crate::{ApiError, MAX_PUZZLE};
 use kenken_formats::{CellProgress, Format};
-use kenken_model::{Budget, Digit, Digits, Exhausted, Limits, Puzzle};
-use kenken_render::{GridFrame, Picture};
+use kenken_model::{Budget, CellId, Digit, Digits, Exhausted, Limits, Puzzle};
+use kenken_render::{scene, GridFrame, Picture, Subject};
 use kenken_search::Verdict;
-use kenken_techniques::position::{self, Check, ConflictKind, Hint, Position, Shown, Written};
+use kenken_techniques::position::{self, Check, ConflictKind, Hint, Position, Written};
 use kenken_techniques::{Options, Status, Step, TechniqueKind};
-use serde::{Deserialize, Serialize};
-use serde_json::{json, Value};
-
-/// What a cell of a position holds, as sent by the page.
-#[derive(Deserialize, Debug, Clone)]
-#[serde(untagged)]
-pub enum CellJson {
-    Digit(u8),
-    Marks(Vec<u8>),
-}
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct PuzzleRequest {
-    pub puzzle: String,
-}
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct StepRequest {
-    pub puzzle: String,
-    /// 1-based, as `grader grade` numbers steps.
-    pub n: usize,
-}
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct PositionRequest {
-    pub puzzle: String,
-    pub cells: Vec<CellJson>,
-}
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct HintRequest {
-    pub puzzle: String,
-    pub cells: Vec<CellJson>,
-    pub level: Level,
-}
+use serde::Serialize;
+use serde_json::{json, Map, Value};
 
 /// How much a hint tells; each level tells what the ones before it do, and more.
-#[derive(Deserialize, Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
-#[serde(rename_all = "lowercase")]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub enum Level {
     /// Where to look.
     Nudge,
@@ -66,6 +28,19 @@ pub enum Level {
     Cells,
     /// The whole step, explained, with its picture.
     Full,
+}
+
+impl Level {
+    const ALL: [Level; 4] = [Level::Nudge, Level::Technique, Level::Cells, Level::Full];
+
+    fn name(self) -> &'static str {
+        match self {
+            Level::Nudge => "nudge",
+            Level::Technique => "technique",
+            Level::Cells => "cells",
+            Level::Full => "full",
+        }
+    }
 }
 
 /// Where the grid lies in the board's picture (for the page's pointer and marks).
@@ -100,8 +75,9 @@ struct StepLine {
 
 /// `POST /api/load {"puzzle"}`: the puzzle read, its rating, its step log (texts),
 /// the empty board and, for K6C/D6C, the position it carries.
-pub fn load(cache: &Cache, limits: Limits, req: PuzzleRequest) -> Result<Value, ApiError> {
-    let loaded = cache.get(&req.puzzle, limits)?;
+pub fn load(cache: &Cache, limits: Limits, body: Value) -> Result<Value, ApiError> {
+    let req = Request::new(body, "/api/load", &["puzzle"])?;
+    let loaded = cache.get(req.puzzle()?, limits)?;
     let puzzle = loaded.puzzle();
     let size = puzzle.size().get();
     let grade = &loaded.grade;
@@ -179,22 +155,22 @@ fn status_text(status: Status) -> &'static str {
 
 /// `POST /api/step {"puzzle", "n"}`: step `n` of the log, explained, drawn on
 /// the grid as it stood before it.
-pub fn step(cache: &Cache, limits: Limits, req: StepRequest) -> Result<Value, ApiError> {
-    let loaded = cache.get(&req.puzzle, limits)?;
+pub fn step(cache: &Cache, limits: Limits, body: Value) -> Result<Value, ApiError> {
+    let req = Request::new(body, "/api/step", &["puzzle", "n"])?;
+    let n = req.step()?;
+    let loaded = cache.get(req.puzzle()?, limits)?;
     let count = loaded.frames.len();
-    let frame = req
-        .n
-        .checked_sub(1)
-        .and_then(|i| loaded.frames.get(i))
-        .ok_or_else(|| {
-            ApiError::not_found(format!("there is no step {}: the log has {count}", req.n))
-        })?;
+    let frame = loaded.frames.get(n - 1).ok_or_else(|| {
+        ApiError::unprocessable(format!(
+            "there is no step {n}: the log has {count} (n is from 1 to {count})"
+        ))
+    })?;
     let picture = Picture::new(loaded.puzzle())
         .cells(frame.before.clone())
         .map_err(|e| ApiError::internal(e.to_string()))?
         .step(&frame.step);
     Ok(json!({
-        "n": req.n,
+        "n": n,
         "count": count,
         "step": step_json(&loaded, &frame.step),
         "svg": picture.svg(),
@@ -220,63 +196,203 @@ fn step_json(loaded: &Loaded, step: &Step) -> Value {
     })
 }
 
-/// A position of `puzzle` from the page's cells.
-fn position(puzzle: &Puzzle, cells: &[CellJson]) -> Result<Position, ApiError> {
-    let n = puzzle.size().get();
+/// A position of `puzzle` from the page's cells: each `0` (a blank), a digit, or
+/// an array of distinct pencil marks (`[]` is a blank too).
+fn position(puzzle: &Puzzle, cells: &[Value]) -> Result<Position, ApiError> {
+    let size = puzzle.size();
+    let n = size.get();
+    if cells.len() != size.cell_count() {
+        return Err(ApiError::unprocessable(format!(
+            "bad position: the position has {} cells, the grid has {}",
+            cells.len(),
+            size.cell_count()
+        )));
+    }
     let entries = cells
         .iter()
-        .map(|c| match c {
-            CellJson::Digit(0) => Ok(Written::Blank),
-            CellJson::Digit(d) => Ok(Written::Digit(*d)),
-            CellJson::Marks(marks) => {
-                let mut digits = Digits::EMPTY;
-                for &d in marks {
-                    if d == 0 || usize::from(d) > n {
-                        return Err(ApiError::unprocessable(format!(
-                            "pencil mark {d} is outside 1..={n}"
-                        )));
+        .enumerate()
+        .map(|(i, cell)| {
+            let wrong = |what: String| {
+                ApiError::unprocessable(format!(
+                    "cells[{i}] ({}): {what}; a cell is 0 for a blank, a digit from 1 to {n}, or an array of distinct pencil marks from 1 to {n}",
+                    size.cell_label(CellId::new(i))
+                ))
+            };
+            let digit = |value: &Value| whole(value).filter(|&d| d <= n as u64);
+            match cell {
+                Value::Array(marks) => {
+                    let mut digits = Digits::EMPTY;
+                    for mark in marks {
+                        let d = digit(mark).filter(|&d| d >= 1).ok_or_else(|| {
+                            wrong(format!("the pencil mark {mark} is not a digit of a {n}×{n} grid"))
+                        })? as Digit;
+                        if digits.contains(d) {
+                            return Err(wrong(format!("the pencil mark {d} is given twice")));
+                        }
+                        digits.insert(d);
                     }
-                    digits.insert(d);
+                    Ok(if digits.is_empty() {
+                        Written::Blank
+                    } else {
+                        Written::Marks(digits)
+                    })
                 }
-                Ok(if digits.is_empty() {
-                    Written::Blank
-                } else {
-                    Written::Marks(digits)
-                })
+                Value::Number(_) => match digit(cell) {
+                    Some(0) => Ok(Written::Blank),
+                    Some(d) => Ok(Written::Digit(d as Digit)),
+                    None => Err(wrong(format!("{cell} is not a digit of a {n}×{n} grid"))),
+                },
+                other => Err(wrong(format!("{} is not a cell", kind(other)))),
             }
         })
         .collect::<Result<Vec<Written>, ApiError>>()?;
-    Position::new(puzzle.size(), entries)
-        .map_err(|e| ApiError::unprocessable(format!("bad position: {e}")))
+    Position::new(size, entries).map_err(|e| ApiError::unprocessable(format!("bad position: {e}")))
+}
+
+/// A JSON number that is a whole number from 0 (`3` or `3.0`).
+fn whole(value: &Value) -> Option<u64> {
+    value.as_u64().or_else(|| {
+        value
+            .as_f64()
+            .filter(|f| f.fract() == 0.0 && (0.0..=9.0e15).contains(f))
+            .map(|f| f as u64)
+    })
+}
+
+/// What kind of JSON value `value` is, in words.
+fn kind(value: &Value) -> &'static str {
+    match value {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "an array",
+        Value::Object(_) => "an object",
+    }
+}
+
+/// A request body: a JSON object with exactly the fields a route takes, each
+/// read and checked as it is needed (a 422 that names the field otherwise).
+struct Request {
+    fields: Map<String, Value>,
+}
+
+impl Request {
+    fn new(body: Value, route: &str, takes: &[&str]) -> Result<Request, ApiError> {
+        let list = takes
+            .iter()
+            .map(|t| format!("\"{t}\""))
+            .collect::<Vec<_>>()
+            .join(", ");
+        let fields = match body {
+            Value::Object(fields) => fields,
+            other => {
+                return Err(ApiError::unprocessable(format!(
+                    "the request body must be a JSON object with the fields {list}, not {}",
+                    kind(&other)
+                )))
+            }
+        };
+        if let Some(unknown) = fields.keys().find(|k| !takes.contains(&k.as_str())) {
+            return Err(ApiError::unprocessable(format!(
+                "unknown field {unknown:?}: {route} takes {list}"
+            )));
+        }
+        if let Some(missing) = takes.iter().find(|t| !fields.contains_key(**t)) {
+            return Err(ApiError::unprocessable(format!(
+                "the field \"{missing}\" is missing: {route} takes {list}"
+            )));
+        }
+        Ok(Request { fields })
+    }
+
+    fn field(&self, name: &str) -> &Value {
+        &self.fields[name]
+    }
+
+    /// `puzzle`: a string of at most [`MAX_PUZZLE`] characters.
+    fn puzzle(&self) -> Result<&str, ApiError> {
+        match self.field("puzzle") {
+            Value::String(text) if text.chars().count() > MAX_PUZZLE => {
+                Err(ApiError::unprocessable(format!(
+                    "\"puzzle\" is longer than {MAX_PUZZLE} characters"
+                )))
+            }
+            Value::String(text) => Ok(text),
+            other => Err(ApiError::unprocessable(format!(
+                "\"puzzle\" must be a string (a puzzle in any format the grader reads), not {}",
+                kind(other)
+            ))),
+        }
+    }
+
+    /// `n`: a step number, from 1.
+    fn step(&self) -> Result<usize, ApiError> {
+        let n = self.field("n");
+        whole(n)
+            .filter(|&n| n >= 1)
+            .and_then(|n| usize::try_from(n).ok())
+            .ok_or_else(|| {
+                ApiError::unprocessable(format!(
+                    "\"n\" must be a whole number from 1 (the step to show), not {n}"
+                ))
+            })
+    }
+
+    /// `cells`: an array (each cell is checked against the puzzle's size).
+    fn cells(&self) -> Result<&[Value], ApiError> {
+        match self.field("cells") {
+            Value::Array(cells) => Ok(cells),
+            other => Err(ApiError::unprocessable(format!(
+                "\"cells\" must be an array with one entry for each cell in reading order, not {}",
+                kind(other)
+            ))),
+        }
+    }
+
+    /// `level`: one of [`Level::ALL`]'s names.
+    fn level(&self) -> Result<Level, ApiError> {
+        let level = self.field("level");
+        Level::ALL
+            .into_iter()
+            .find(|l| level.as_str() == Some(l.name()))
+            .ok_or_else(|| {
+                ApiError::unprocessable(format!(
+                    "\"level\" must be one of \"nudge\", \"technique\", \"cells\", \"full\", not {level}"
+                ))
+            })
+    }
 }
 
 /// `POST /api/board {"puzzle", "cells"}`: the picture of a position.
-pub fn board(cache: &Cache, req: PositionRequest) -> Result<Value, ApiError> {
+pub fn board(cache: &Cache, _limits: Limits, body: Value) -> Result<Value, ApiError> {
+    let req = Request::new(body, "/api/board", &["puzzle", "cells"])?;
     // The picture needs only the puzzle: read it without grading when it is
     // not cached yet.
-    let puzzle = cache.read(&req.puzzle)?;
-    let position = position(&puzzle, &req.cells)?;
-    let cells = position
-        .cells()
-        .iter()
-        .map(|e| match *e {
-            Written::Blank => Shown::Candidates(Digits::EMPTY),
-            Written::Digit(d) => Shown::Digit(d),
-            Written::Marks(m) => Shown::Candidates(m),
-        })
-        .collect();
-    let picture = Picture::new(&puzzle)
-        .cells(cells)
-        .map_err(|e| ApiError::internal(e.to_string()))?;
+    let cells = req.cells()?;
+    let puzzle = cache.read(req.puzzle()?)?;
+    let position = position(&puzzle, cells)?;
+    let picture = scene(
+        &puzzle,
+        &position,
+        Subject::Position,
+        Options::default(),
+        Limits::new(),
+    )
+    .map_err(|e| ApiError::internal(e.to_string()))?;
     Ok(json!({ "svg": picture.svg() }))
 }
 
 /// `POST /api/check {"puzzle", "cells"}`: which entries contradict the solution.
-pub fn check(cache: &Cache, limits: Limits, req: PositionRequest) -> Result<Value, ApiError> {
-    let loaded = cache.get(&req.puzzle, limits)?;
+pub fn check(cache: &Cache, limits: Limits, body: Value) -> Result<Value, ApiError> {
+    let req = Request::new(body, "/api/check", &["puzzle", "cells"])?;
+    let cells = req.cells()?;
+    // The position is checked against the puzzle before it is graded.
+    position(&cache.read(req.puzzle()?)?, cells)?;
+    let loaded = cache.get(req.puzzle()?, limits)?;
     let puzzle = loaded.puzzle();
     let size = puzzle.size();
-    let position = position(puzzle, &req.cells)?;
+    let position = position(puzzle, cells)?;
     let found = position::check(&loaded.grader, &position, &mut Budget::new(limits));
     let filled = position
         .cells()
@@ -353,27 +469,31 @@ fn stopped(why: Exhausted) -> (&'static str, String) {
 
 /// `POST /api/hint {"puzzle", "cells", "level"}`: the next step from the
 /// position, told as little as the level asks; or the first wrong entry.
-pub fn hint(cache: &Cache, limits: Limits, req: HintRequest) -> Result<Value, ApiError> {
-    let loaded = cache.get(&req.puzzle, limits)?;
+pub fn hint(cache: &Cache, limits: Limits, body: Value) -> Result<Value, ApiError> {
+    let req = Request::new(body, "/api/hint", &["puzzle", "cells", "level"])?;
+    let cells = req.cells()?;
+    let level = req.level()?;
+    position(&cache.read(req.puzzle()?)?, cells)?;
+    let loaded = cache.get(req.puzzle()?, limits)?;
     let puzzle = loaded.puzzle();
-    let position = position(puzzle, &req.cells)?;
+    let position = position(puzzle, cells)?;
     let found = position::hint(
         &loaded.grader,
         &position,
         Options::default(),
         Budget::new(limits),
     );
-    let mut doc = json!({ "level": format!("{:?}", req.level).to_lowercase() });
+    let mut doc = json!({ "level": level.name() });
     match &found {
         Hint::Step { frame, prior } => {
             let step = &frame.step;
             doc["status"] = json!("step");
             doc["nudge"] = json!(step.nudge(puzzle));
-            if req.level >= Level::Technique {
+            if level >= Level::Technique {
                 doc["technique"] = json!(step.technique_name());
                 doc["rating"] = json!(step.rating.as_f64());
             }
-            if req.level >= Level::Cells {
+            if level >= Level::Cells {
                 doc["cells"] = json!(step.cells_to_look_at(puzzle));
                 let evidence = step.evidence(puzzle);
                 let mut indices: Vec<usize> = evidence.cells.iter().map(|c| c.index()).collect();
@@ -386,7 +506,7 @@ pub fn hint(cache: &Cache, limits: Limits, req: HintRequest) -> Result<Value, Ap
                 }
                 doc["cell_indices"] = json!(indices);
             }
-            if req.level >= Level::Full {
+            if level >= Level::Full {
                 doc["prior"] = json!(prior
                     .iter()
                     .map(|s| step_json(&loaded, s))
@@ -427,9 +547,11 @@ pub fn hint(cache: &Cache, limits: Limits, req: HintRequest) -> Result<Value, Ap
 /// `POST /api/export {"puzzle", "cells"}`: the position as a K6C (or, for
 /// KenDoku, D6C) string; 422 when the format cannot hold the puzzle, with the
 /// position as a plain grid instead.
-pub fn export(cache: &Cache, req: PositionRequest) -> Result<Value, ApiError> {
-    let puzzle = cache.read(&req.puzzle)?;
-    let position = position(&puzzle, &req.cells)?;
+pub fn export(cache: &Cache, _limits: Limits, body: Value) -> Result<Value, ApiError> {
+    let req = Request::new(body, "/api/export", &["puzzle", "cells"])?;
+    let cells = req.cells()?;
+    let puzzle = cache.read(req.puzzle()?)?;
+    let position = position(&puzzle, cells)?;
     let progress: Vec<CellProgress> = position
         .cells()
         .iter()

@@ -2,11 +2,13 @@
 //!
 //! One self-contained page (`assets/index.html` and `assets/app.js`, compiled
 //! into the binary: nothing is fetched from elsewhere) over a small JSON API on
-//! the libraries:
+//! the libraries. `assets/openapi.json` (served at `GET /api/openapi.json`)
+//! describes every route, request and answer; in short:
 //!
 //! | route | what it gives |
 //! |---|---|
 //! | `GET /` | the page |
+//! | `GET /api/openapi.json` | the API's OpenAPI 3 description |
 //! | `GET /api/ladder` | the techniques and their ratings |
 //! | `GET /api/puzzles?offset=&limit=` | puzzles of the server's FILE (404 without one) |
 //! | `POST /api/load {"puzzle"}` | the puzzle read (any format), its rating, its step log, the empty board |
@@ -18,45 +20,64 @@
 //!
 //! Every request is bounded: a body of at most [`MAX_BODY`] bytes (413 past
 //! it), a JSON body with `Content-Type: application/json` (415 otherwise, which
-//! also keeps other web sites from posting to it), and the grading work of one
-//! request within a deadline and the memory limit of [`Config`]. Errors are JSON
-//! (`{"error": …}`) with the status that says what went wrong: 400 malformed
-//! JSON, 403 a Host header that is not this machine's (a page elsewhere reaching
-//! it through DNS rebinding), 404 an unknown route, 405 a known route with
-//! another method, 413, 415, 422 a puzzle or position that cannot be used, 500 a
-//! bug (a panic is caught and reported, never the end of the server).
+//! also keeps other web sites from posting to it), the grading work of one
+//! request within a deadline and the memory limit of [`Config`], on at most
+//! [`Config::threads`] threads side by side. Errors are JSON (`{"error": …}`)
+//! with the status that says what went wrong: 400 a request that cannot be
+//! parsed (HTTP or JSON syntax), 403 a Host header that is not this machine's (a
+//! page elsewhere reaching it through DNS rebinding), 404 an unknown route, 405 a
+//! known route with another method, 408 a request that did not arrive within
+//! the read timeout, 413, 415, 422 well-formed JSON that cannot be used (a
+//! field missing, unknown or of the wrong type, a value out of range, a puzzle
+//! that cannot be read, a position that does not fit it), 500 a bug (a panic is
+//! caught and reported, never the end of the server), 503 past the connection
+//! cap.
+//!
+//! What the server holds is bounded too: at most [`Config::connections`]
+//! connections (past the cap a connection is answered 503 and closed), each
+//! given [`Config::read_timeout`] to send a request's head and then its body
+//! (408 and closed otherwise), on a runtime of [`RUNTIME_THREADS`] threads.
 
 #![forbid(unsafe_code)]
 
 mod api;
 mod cache;
+mod http;
+mod server;
 
-use cache::Cache;
 use kenken_formats::batch;
-use kenken_model::Limits;
-use serde::de::DeserializeOwned;
-use serde_json::{json, Value};
-use std::io::Read;
 use std::net::{IpAddr, SocketAddr};
-use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::ops::RangeInclusive;
 use std::path::Path;
-use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 use thiserror::Error;
-use tiny_http::{Header, Method, Request, Response};
+
+pub use http::routes;
+pub use server::{Server, RUNTIME_THREADS};
 
 /// The largest request body read: a puzzle and a position of a 16×16 take a few
 /// KiB.
 pub const MAX_BODY: usize = 64 * 1024;
+/// The longest puzzle text taken, in characters (a 16×16 takes under 2 000 in
+/// any format; with the largest position, even escaped, it stays under
+/// [`MAX_BODY`]).
+pub const MAX_PUZZLE: usize = 4096;
 /// The most puzzles kept from FILE.
 pub const MAX_LIBRARY: usize = 100_000;
-/// Puzzles listed by one `GET /api/puzzles`.
-const MAX_LIST: usize = 1000;
+/// The API's OpenAPI 3 description, as served at `GET /api/openapi.json`.
+pub const OPENAPI: &str = include_str!("../assets/openapi.json");
 
-static INDEX_HTML: &str = include_str!("../assets/index.html");
-static APP_JS: &str = include_str!("../assets/app.js");
+/// The connection caps [`Config::connections`] may take.
+pub const CONNECTIONS: RangeInclusive<usize> = 1..=65_536;
+/// The numbers of requests computed side by side [`Config::threads`] may take.
+pub const THREADS: RangeInclusive<usize> = 1..=64;
+/// The read timeouts [`Config::read_timeout`] may take.
+pub const READ_TIMEOUTS: RangeInclusive<Duration> =
+    Duration::from_millis(100)..=Duration::from_secs(3600);
 
-/// How the server runs.
+/// How the server runs. [`Config::default`] and the `with_*` constructors give
+/// one that [`Server::bind`] takes; it checks the fields again (a struct literal
+/// can set anything).
 #[derive(Clone, Debug)]
 pub struct Config {
     pub host: IpAddr,
@@ -68,8 +89,15 @@ pub struct Config {
     pub timeout: Duration,
     /// The most memory one request's grading may hold.
     pub memory: usize,
-    /// Requests served side by side.
+    /// Requests computed side by side (in [`THREADS`]).
     pub threads: usize,
+    /// Connections held at once (in [`CONNECTIONS`]); past it, a new connection
+    /// is answered 503 and closed.
+    pub connections: usize,
+    /// How long a client may take to send a request's head (from the
+    /// connection's start, or from the end of the answer before), and then its
+    /// body (in [`READ_TIMEOUTS`]); past it, 408 and the connection is closed.
+    pub read_timeout: Duration,
 }
 
 impl Default for Config {
@@ -81,8 +109,70 @@ impl Default for Config {
             timeout: Duration::from_secs(10),
             memory: 256 << 20,
             threads: 4,
+            connections: 4096,
+            read_timeout: Duration::from_secs(10),
         }
     }
+}
+
+impl Config {
+    /// This configuration with `threads` requests computed side by side.
+    pub fn with_threads(self, threads: usize) -> Result<Config, ConfigError> {
+        check(THREADS, threads, ConfigError::Threads)?;
+        Ok(Config { threads, ..self })
+    }
+
+    /// This configuration holding at most `connections` connections.
+    pub fn with_connections(self, connections: usize) -> Result<Config, ConfigError> {
+        check(CONNECTIONS, connections, ConfigError::Connections)?;
+        Ok(Config {
+            connections,
+            ..self
+        })
+    }
+
+    /// This configuration giving clients `read_timeout` to send a request.
+    pub fn with_read_timeout(self, read_timeout: Duration) -> Result<Config, ConfigError> {
+        if !READ_TIMEOUTS.contains(&read_timeout) {
+            return Err(ConfigError::ReadTimeout(read_timeout));
+        }
+        Ok(Config {
+            read_timeout,
+            ..self
+        })
+    }
+
+    /// Whether every field is in its range.
+    pub fn validate(&self) -> Result<(), ConfigError> {
+        self.clone()
+            .with_threads(self.threads)?
+            .with_connections(self.connections)?
+            .with_read_timeout(self.read_timeout)
+            .map(drop)
+    }
+}
+
+fn check(
+    range: RangeInclusive<usize>,
+    value: usize,
+    error: fn(usize) -> ConfigError,
+) -> Result<(), ConfigError> {
+    if range.contains(&value) {
+        Ok(())
+    } else {
+        Err(error(value))
+    }
+}
+
+/// A [`Config`] field out of its range.
+#[derive(Debug, Error, Clone, PartialEq, Eq)]
+pub enum ConfigError {
+    #[error("the requests computed side by side must be from {min} to {max}, not {0}", min = THREADS.start(), max = THREADS.end())]
+    Threads(usize),
+    #[error("the connection cap must be from {min} to {max}, not {0}", min = CONNECTIONS.start(), max = CONNECTIONS.end())]
+    Connections(usize),
+    #[error("the read timeout must be from {min} s to {max} s, not {secs} s", min = READ_TIMEOUTS.start().as_secs_f64(), max = READ_TIMEOUTS.end().as_secs_f64(), secs = .0.as_secs_f64())]
+    ReadTimeout(Duration),
 }
 
 /// The puzzles of a file, to pick from.
@@ -129,8 +219,15 @@ impl Library {
 /// Why the server cannot start.
 #[derive(Debug, Error)]
 pub enum WebError {
-    #[error("cannot listen on {addr}: {message}")]
-    Bind { addr: SocketAddr, message: String },
+    #[error("cannot listen on {addr}: {source}")]
+    Bind {
+        addr: SocketAddr,
+        source: std::io::Error,
+    },
+    #[error("cannot start the server's runtime: {0}")]
+    Runtime(std::io::Error),
+    #[error(transparent)]
+    Config(#[from] ConfigError),
     #[error(transparent)]
     Batch(#[from] batch::BatchError),
 }
@@ -140,7 +237,9 @@ pub enum WebError {
 pub struct ApiError {
     pub status: u16,
     pub message: String,
-    extra: Option<(&'static str, Value)>,
+    extra: Option<(&'static str, serde_json::Value)>,
+    /// The connection ends after the answer (the request was not read whole).
+    close: bool,
 }
 
 impl ApiError {
@@ -149,6 +248,13 @@ impl ApiError {
             status,
             message: message.into(),
             extra: None,
+            close: false,
+        }
+    }
+    fn closing(self) -> ApiError {
+        ApiError {
+            close: true,
+            ..self
         }
     }
     pub fn bad_request(message: impl Into<String>) -> ApiError {
@@ -163,12 +269,12 @@ impl ApiError {
     pub fn internal(message: impl Into<String>) -> ApiError {
         ApiError::new(500, message)
     }
-    fn with(mut self, key: &'static str, value: Value) -> ApiError {
+    fn with(mut self, key: &'static str, value: serde_json::Value) -> ApiError {
         self.extra = Some((key, value));
         self
     }
-    fn body(&self) -> Value {
-        let mut doc = json!({ "error": self.message });
+    fn body(&self) -> serde_json::Value {
+        let mut doc = serde_json::json!({ "error": self.message });
         if let Some((key, value)) = &self.extra {
             doc[*key] = value.clone();
         }
@@ -176,314 +282,36 @@ impl ApiError {
     }
 }
 
-/// What every worker shares.
-struct State {
-    config: Config,
-    cache: Cache,
-}
+#[cfg(test)]
+mod tests {
+    use super::*;
 
-/// A server bound to its address, not yet serving.
-pub struct Server {
-    http: Arc<tiny_http::Server>,
-    state: Arc<State>,
-    addr: SocketAddr,
-}
-
-impl Server {
-    pub fn bind(config: Config) -> Result<Server, WebError> {
-        let wanted = SocketAddr::new(config.host, config.port);
-        let http = tiny_http::Server::http(wanted).map_err(|e| WebError::Bind {
-            addr: wanted,
-            message: e.to_string(),
-        })?;
-        let addr = http.server_addr().to_ip().ok_or_else(|| WebError::Bind {
-            addr: wanted,
-            message: "not an IP address".to_string(),
-        })?;
-        Ok(Server {
-            http: Arc::new(http),
-            state: Arc::new(State {
-                cache: Cache::new(16),
-                config,
-            }),
-            addr,
-        })
-    }
-
-    /// The address it listens on (with the port picked when 0 was asked for).
-    pub fn addr(&self) -> SocketAddr {
-        self.addr
-    }
-
-    /// Serves until the process ends, `threads` requests side by side.
-    pub fn run(self) {
-        let workers: Vec<_> = (0..self.state.config.threads.max(1))
-            .map(|_| {
-                let http = Arc::clone(&self.http);
-                let state = Arc::clone(&self.state);
-                let port = self.addr.port();
-                std::thread::spawn(move || {
-                    while let Ok(request) = http.recv() {
-                        serve(&state, port, request);
-                    }
-                })
-            })
-            .collect();
-        for worker in workers {
-            let _ = worker.join();
-        }
-    }
-}
-
-/// A response's body and type.
-struct Reply {
-    status: u16,
-    content_type: &'static str,
-    body: Vec<u8>,
-    allow: Option<&'static str>,
-}
-
-impl Reply {
-    fn json(status: u16, value: &Value) -> Reply {
-        Reply {
-            status,
-            content_type: "application/json; charset=utf-8",
-            body: serde_json::to_vec(value).unwrap_or_default(),
-            allow: None,
-        }
-    }
-
-    fn error(e: &ApiError) -> Reply {
-        Reply::json(e.status, &e.body())
-    }
-}
-
-fn serve(state: &State, port: u16, mut request: Request) {
-    let reply = match catch_unwind(AssertUnwindSafe(|| handle(state, port, &mut request))) {
-        Ok(reply) => reply,
-        Err(payload) => {
-            let message = payload
-                .downcast_ref::<&str>()
-                .map(|s| s.to_string())
-                .or_else(|| payload.downcast_ref::<String>().cloned())
-                .unwrap_or_else(|| "unknown panic".to_string());
-            Reply::error(&ApiError::internal(format!(
-                "a bug in the grader: {message}"
-            )))
-        }
-    };
-    let mut response = Response::from_data(reply.body).with_status_code(reply.status);
-    let mut headers = vec![
-        ("Content-Type", reply.content_type),
-        ("X-Content-Type-Options", "nosniff"),
-        ("Referrer-Policy", "no-referrer"),
-    ];
-    if reply.content_type.starts_with("text/html") {
-        headers.push((
-            "Content-Security-Policy",
-            "default-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; frame-ancestors 'none'",
-        ));
-        headers.push(("Cache-Control", "no-cache"));
-    } else {
-        headers.push(("Cache-Control", "no-store"));
-    }
-    if let Some(allow) = reply.allow {
-        headers.push(("Allow", allow));
-    }
-    if reply.status == 413 {
-        // The rest of the body is not read: end the connection instead.
-        headers.push(("Connection", "close"));
-    }
-    for (name, value) in headers {
-        if let Ok(header) = Header::from_bytes(name.as_bytes(), value.as_bytes()) {
-            response.add_header(header);
-        }
-    }
-    // A client that went away is no concern of the server's.
-    let _ = request.respond(response);
-}
-
-/// The routes and the methods each takes.
-const ROUTES: &[(&str, &str)] = &[
-    ("/", "GET, HEAD"),
-    ("/index.html", "GET, HEAD"),
-    ("/app.js", "GET, HEAD"),
-    ("/api/ladder", "GET, HEAD"),
-    ("/api/puzzles", "GET, HEAD"),
-    ("/api/load", "POST"),
-    ("/api/step", "POST"),
-    ("/api/board", "POST"),
-    ("/api/check", "POST"),
-    ("/api/hint", "POST"),
-    ("/api/export", "POST"),
-];
-
-fn handle(state: &State, port: u16, request: &mut Request) -> Reply {
-    if !host_allowed(state, port, request) {
-        return Reply::error(&ApiError::new(
-            403,
-            "the Host header does not name this machine",
-        ));
-    }
-    let url = request.url().to_string();
-    let (path, query) = url.split_once('?').unwrap_or((url.as_str(), ""));
-    let Some(&(route, allow)) = ROUTES.iter().find(|(r, _)| *r == path) else {
-        return Reply::error(&ApiError::not_found(format!("no such page: {path}")));
-    };
-    let method = request.method().clone();
-    let allowed = match method {
-        Method::Get | Method::Head => allow.starts_with("GET"),
-        Method::Post => allow == "POST",
-        _ => false,
-    };
-    if !allowed {
-        let mut reply = Reply::error(&ApiError::new(
-            405,
-            format!("{path} takes {allow}, not {}", method.as_str()),
-        ));
-        reply.allow = Some(allow);
-        return reply;
-    }
-    let limits = Limits::new()
-        .until(Some(Instant::now() + state.config.timeout))
-        .with_memory(state.config.memory);
-    let cache = &state.cache;
-    let result = match route {
-        "/" | "/index.html" => {
-            return Reply {
-                status: 200,
-                content_type: "text/html; charset=utf-8",
-                body: INDEX_HTML.as_bytes().to_vec(),
-                allow: None,
-            }
-        }
-        "/app.js" => {
-            return Reply {
-                status: 200,
-                content_type: "text/javascript; charset=utf-8",
-                body: APP_JS.as_bytes().to_vec(),
-                allow: None,
-            }
-        }
-        "/api/ladder" => Ok(api::ladder()),
-        "/api/puzzles" => puzzles(state, query),
-        "/api/load" => body(request).and_then(|r| api::load(cache, limits, r)),
-        "/api/step" => body(request).and_then(|r| api::step(cache, limits, r)),
-        "/api/board" => body(request).and_then(|r| api::board(cache, r)),
-        "/api/check" => body(request).and_then(|r| api::check(cache, limits, r)),
-        "/api/hint" => body(request).and_then(|r| api::hint(cache, limits, r)),
-        "/api/export" => body(request).and_then(|r| api::export(cache, r)),
-        _ => Err(ApiError::not_found(format!("no such page: {path}"))),
-    };
-    match result {
-        Ok(value) => Reply::json(200, &value),
-        Err(e) => Reply::error(&e),
-    }
-}
-
-/// Whether the Host header names this machine, when it listens on a loopback
-/// address (a server told to listen elsewhere takes any name).
-fn host_allowed(state: &State, port: u16, request: &Request) -> bool {
-    if !state.config.host.is_loopback() {
-        return true;
-    }
-    let Some(host) = request
-        .headers()
-        .iter()
-        .find(|h| h.field.equiv("Host"))
-        .map(|h| h.value.as_str().to_ascii_lowercase())
-    else {
-        // HTTP/1.0 clients may send none.
-        return true;
-    };
-    let name = match host.rsplit_once(':') {
-        Some((name, p)) if !name.is_empty() && !host.ends_with(']') => {
-            if p != port.to_string() {
-                return false;
-            }
-            name.to_string()
-        }
-        _ => host.clone(),
-    };
-    matches!(name.as_str(), "localhost" | "127.0.0.1" | "[::1]" | "::1") || name.starts_with("127.")
-}
-
-/// The request's JSON body, read up to [`MAX_BODY`] bytes.
-fn body<T: DeserializeOwned>(request: &mut Request) -> Result<T, ApiError> {
-    let is_json = request
-        .headers()
-        .iter()
-        .find(|h| h.field.equiv("Content-Type"))
-        .is_some_and(|h| {
-            h.value
-                .as_str()
-                .split(';')
-                .next()
-                .is_some_and(|t| t.trim().eq_ignore_ascii_case("application/json"))
-        });
-    if !is_json {
-        return Err(ApiError::new(
-            415,
-            "send the request body as JSON, with Content-Type: application/json",
-        ));
-    }
-    let too_large = || {
-        ApiError::new(
-            413,
-            format!("the request body is larger than {} KiB", MAX_BODY / 1024),
-        )
-    };
-    if request.body_length().is_some_and(|n| n > MAX_BODY) {
-        return Err(too_large());
-    }
-    let mut bytes = Vec::new();
-    request
-        .as_reader()
-        .take(MAX_BODY as u64 + 1)
-        .read_to_end(&mut bytes)
-        .map_err(|e| ApiError::bad_request(format!("cannot read the request body: {e}")))?;
-    if bytes.len() > MAX_BODY {
-        return Err(too_large());
-    }
-    serde_json::from_slice(&bytes).map_err(|e| {
-        ApiError::bad_request(format!("the request body is not the JSON expected: {e}"))
-    })
-}
-
-/// `GET /api/puzzles?offset=&limit=`: a page of the FILE's puzzles.
-fn puzzles(state: &State, query: &str) -> Result<Value, ApiError> {
-    let library =
-        state.config.library.as_ref().ok_or_else(|| {
-            ApiError::not_found("the server was started without a FILE of puzzles")
-        })?;
-    let mut offset = 0usize;
-    let mut limit = 100usize;
-    for pair in query.split('&').filter(|p| !p.is_empty()) {
-        let (key, value) = pair.split_once('=').unwrap_or((pair, ""));
-        let number = || {
-            value.parse::<usize>().map_err(|_| {
-                ApiError::bad_request(format!("{key} must be a number, not {value:?}"))
-            })
+    #[test]
+    fn the_constructors_check_their_ranges() {
+        let config = Config::default();
+        assert!(config.validate().is_ok());
+        assert_eq!(
+            config.clone().with_connections(0).unwrap_err(),
+            ConfigError::Connections(0)
+        );
+        assert_eq!(
+            config.clone().with_threads(65).unwrap_err().to_string(),
+            "the requests computed side by side must be from 1 to 64, not 65"
+        );
+        assert!(config
+            .clone()
+            .with_read_timeout(Duration::from_millis(10))
+            .is_err());
+        let config = config
+            .with_connections(1000)
+            .and_then(|c| c.with_read_timeout(Duration::from_secs(2)))
+            .unwrap();
+        assert_eq!(config.connections, 1000);
+        assert_eq!(config.read_timeout, Duration::from_secs(2));
+        let bad = Config {
+            threads: 0,
+            ..Config::default()
         };
-        match key {
-            "offset" => offset = number()?,
-            "limit" => limit = number()?.min(MAX_LIST),
-            _ => return Err(ApiError::bad_request(format!("unknown parameter {key:?}"))),
-        }
+        assert_eq!(bad.validate(), Err(ConfigError::Threads(0)));
     }
-    let items: Vec<Value> = library
-        .puzzles
-        .iter()
-        .skip(offset)
-        .take(limit)
-        .map(|(number, text)| json!({ "number": number, "puzzle": text }))
-        .collect();
-    Ok(json!({
-        "name": library.name,
-        "total": library.puzzles.len(),
-        "skipped": library.skipped,
-        "truncated": library.truncated,
-        "offset": offset,
-        "items": items,
-    }))
 }

@@ -1,5 +1,14 @@
 //! The HTTP API of the page, over real sockets: what each route answers, and a
-//! clear status for every bad request (never a crash, never a hang).
+//! clear status for every bad request (never a crash, never a hang). One test
+//! binary: the HTTP protocol's edges, the connections the server holds and the
+//! OpenAPI document are modules of it.
+
+#[path = "api/connections.rs"]
+mod connections;
+#[path = "api/openapi.rs"]
+mod openapi;
+#[path = "api/protocol.rs"]
+mod protocol;
 
 use kenken_web::{Config, Library, Server};
 use serde_json::{json, Value};
@@ -59,6 +68,7 @@ fn send(addr: SocketAddr, head: &str, body: &[u8]) -> Reply {
         .set_read_timeout(Some(Duration::from_secs(30)))
         .unwrap();
     stream.write_all(head.as_bytes()).expect("write the head");
+    let is_head = head.starts_with("HEAD ");
     // The server may answer before the whole body is sent.
     let _ = stream.write_all(body);
     let mut raw = Vec::new();
@@ -68,13 +78,14 @@ fn send(addr: SocketAddr, head: &str, body: &[u8]) -> Reply {
         assert!(n > 0, "the connection closed before the answer's head");
         raw.extend_from_slice(&buf[..n]);
         if let Some(end) = raw.windows(4).position(|w| w == b"\r\n\r\n") {
-            let head = String::from_utf8_lossy(&raw[..end]).to_ascii_lowercase();
-            let length = head
+            let answer = String::from_utf8_lossy(&raw[..end]).to_ascii_lowercase();
+            let length = answer
                 .lines()
                 .find_map(|l| l.strip_prefix("content-length:"))
                 .and_then(|v| v.trim().parse::<usize>().ok())
                 .expect("a Content-Length");
-            break (end + 4, length);
+            // A HEAD's answer has a length and no body.
+            break (end + 4, if is_head { 0 } else { length });
         }
     };
     while raw.len() < head_len + body_len {
@@ -90,6 +101,73 @@ fn send(addr: SocketAddr, head: &str, body: &[u8]) -> Reply {
         .and_then(|s| s.parse().ok())
         .unwrap_or_else(|| panic!("no status line in {head:?}"));
     Reply { status, head, body }
+}
+
+/// What a raw exchange brought back: every byte read until the server closed
+/// the connection (or `wait` passed), and when the first byte and the end came.
+struct Exchange {
+    text: String,
+    first: Option<Duration>,
+    closed: Option<Duration>,
+}
+
+impl Exchange {
+    /// The statuses of the answers read, in order.
+    fn statuses(&self) -> Vec<u16> {
+        self.text
+            .match_indices("HTTP/1.1 ")
+            .filter_map(|(at, _)| self.text[at + 9..].get(..3)?.parse().ok())
+            .collect()
+    }
+}
+
+/// Writes `bytes` (whatever they are) and reads until the server closes the
+/// connection or `wait` passes.
+fn exchange(addr: SocketAddr, bytes: &[u8], wait: Duration) -> Exchange {
+    let mut stream = TcpStream::connect(addr).expect("connect");
+    let started = Instant::now();
+    let _ = stream.write_all(bytes);
+    read_until_closed(&mut stream, started, wait)
+}
+
+fn read_until_closed(stream: &mut TcpStream, started: Instant, wait: Duration) -> Exchange {
+    let mut raw = Vec::new();
+    let mut first = None;
+    let mut closed = None;
+    let mut buf = [0u8; 8192];
+    while started.elapsed() < wait {
+        let left = wait
+            .saturating_sub(started.elapsed())
+            .max(Duration::from_millis(1));
+        stream.set_read_timeout(Some(left)).unwrap();
+        match stream.read(&mut buf) {
+            Ok(0) => {
+                closed = Some(started.elapsed());
+                break;
+            }
+            Ok(n) => {
+                first.get_or_insert(started.elapsed());
+                raw.extend_from_slice(&buf[..n]);
+            }
+            Err(e)
+                if matches!(
+                    e.kind(),
+                    std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut
+                ) =>
+            {
+                break
+            }
+            Err(_) => {
+                closed = Some(started.elapsed());
+                break;
+            }
+        }
+    }
+    Exchange {
+        text: String::from_utf8_lossy(&raw).into_owned(),
+        first,
+        closed,
+    }
 }
 
 fn get(addr: SocketAddr, path: &str) -> Reply {
@@ -169,11 +247,32 @@ fn malformed_bodies() {
     let addr = server();
     let r = post_raw(addr, "/api/load", "application/json", b"{\"puzzle\": ");
     assert_eq!(r.status, 400);
-    assert!(r.error().contains("not the JSON expected"), "{}", r.error());
+    assert!(
+        r.error().starts_with("the request body is not JSON: "),
+        "{}",
+        r.error()
+    );
+    // Well-formed JSON of the wrong shape: 422, said in words.
     let r = post(addr, "/api/load", json!({"puzzle": SIX, "extra": 1}));
-    assert_eq!(r.status, 400);
+    assert_eq!(r.status, 422);
+    assert_eq!(
+        r.error(),
+        "unknown field \"extra\": /api/load takes \"puzzle\""
+    );
     let r = post(addr, "/api/load", json!({"puzzle": 12}));
-    assert_eq!(r.status, 400);
+    assert_eq!(r.status, 422);
+    assert_eq!(
+        r.error(),
+        "\"puzzle\" must be a string (a puzzle in any format the grader reads), not a number"
+    );
+    let r = post(addr, "/api/load", json!([SIX]));
+    assert_eq!(r.status, 422);
+    let r = post(addr, "/api/step", json!({"puzzle": SIX}));
+    assert_eq!(r.status, 422);
+    assert_eq!(
+        r.error(),
+        "the field \"n\" is missing: /api/step takes \"puzzle\", \"n\""
+    );
     let r = post_raw(addr, "/api/load", "text/plain", b"{\"puzzle\": \"x\"}");
     assert_eq!(r.status, 415);
     let r = post_raw(addr, "/api/load", "application/json", b"\xff\xfe");
@@ -239,33 +338,78 @@ fn malformed_puzzles_and_positions() {
         "bad position: the position has 16 cells, the grid has 36"
     );
     let mut cells = blank(6);
-    cells[7] = json!(7);
-    let r = post(
-        addr,
-        "/api/hint",
-        json!({"puzzle": SIX, "cells": cells, "level": "full"}),
-    );
-    assert_eq!(r.status, 422);
-    assert_eq!(r.error(), "bad position: B2: digit 7 is outside 1..=6");
+    let allowed = "a cell is 0 for a blank, a digit from 1 to 6, or an array of distinct pencil marks from 1 to 6";
+    // A digit past the grid's size, past a byte, below 0, or not whole: one
+    // status, and words that say which cell and what it may hold.
+    for (digit, shown) in [
+        (json!(7), "7"),
+        (json!(256), "256"),
+        (json!(-1), "-1"),
+        (json!(2.5), "2.5"),
+    ] {
+        cells[7] = digit;
+        let r = post(
+            addr,
+            "/api/hint",
+            json!({"puzzle": SIX, "cells": cells, "level": "full"}),
+        );
+        assert_eq!(r.status, 422, "{shown}");
+        assert_eq!(
+            r.error(),
+            format!("cells[7] (B2): {shown} is not a digit of a 6×6 grid; {allowed}")
+        );
+    }
     cells[7] = json!([1, 9]);
     let r = post(addr, "/api/board", json!({"puzzle": SIX, "cells": cells}));
     assert_eq!(r.status, 422);
+    assert_eq!(
+        r.error(),
+        format!("cells[7] (B2): the pencil mark 9 is not a digit of a 6×6 grid; {allowed}")
+    );
+    cells[7] = json!([2, 2]);
+    let r = post(addr, "/api/check", json!({"puzzle": SIX, "cells": cells}));
+    assert_eq!(r.status, 422);
+    assert!(r.error().contains("the pencil mark 2 is given twice"));
     cells[7] = json!("x");
     let r = post(addr, "/api/board", json!({"puzzle": SIX, "cells": cells}));
-    assert_eq!(r.status, 400);
+    assert_eq!(r.status, 422);
+    assert_eq!(
+        r.error(),
+        format!("cells[7] (B2): a string is not a cell; {allowed}")
+    );
+    // An empty array of pencil marks is a blank.
+    cells[7] = json!([]);
+    let r = post(addr, "/api/board", json!({"puzzle": SIX, "cells": cells}));
+    assert_eq!(r.status, 200);
+    let r = post(addr, "/api/check", json!({"puzzle": SIX, "cells": "x"}));
+    assert_eq!(r.status, 422);
     let r = post(
         addr,
         "/api/hint",
         json!({"puzzle": SIX, "cells": blank(6), "level": "all"}),
     );
-    assert_eq!(r.status, 400);
-    let r = post(addr, "/api/step", json!({"puzzle": SIX, "n": 0}));
-    assert_eq!(r.status, 404);
+    assert_eq!(r.status, 422);
+    assert_eq!(
+        r.error(),
+        "\"level\" must be one of \"nudge\", \"technique\", \"cells\", \"full\", not \"all\""
+    );
+    // A step that is not in the log: 422 (404 is for routes that do not exist).
+    for n in [json!(0), json!(-3), json!(1.5), json!("7")] {
+        let r = post(addr, "/api/step", json!({"puzzle": SIX, "n": n}));
+        assert_eq!(r.status, 422, "{n}");
+        assert!(r.error().starts_with("\"n\" must be a whole number from 1"));
+    }
     let r = post(addr, "/api/step", json!({"puzzle": SIX, "n": 10_000}));
-    assert_eq!(r.status, 404);
-    assert!(r
-        .error()
-        .starts_with("there is no step 10000: the log has "));
+    assert_eq!(r.status, 422);
+    assert!(
+        r.error()
+            .starts_with("there is no step 10000: the log has "),
+        "{}",
+        r.error()
+    );
+    let r = post(addr, "/api/load", json!({"puzzle": "a".repeat(5000)}));
+    assert_eq!(r.status, 422);
+    assert_eq!(r.error(), "\"puzzle\" is longer than 4096 characters");
 }
 
 #[test]
@@ -376,8 +520,23 @@ fn the_file_of_puzzles() {
     assert_eq!(list["total"], 20);
     assert_eq!(list["items"].as_array().unwrap().len(), 3);
     assert_eq!(list["items"][0]["number"], 3);
-    assert_eq!(get(addr, "/api/puzzles?limit=x").status, 400);
-    assert_eq!(get(addr, "/api/puzzles?colour=blue").status, 400);
+    // Parameters that cannot be used: 422, as for a body's fields.
+    for query in [
+        "limit=x",
+        "limit=-1",
+        "offset=1.5",
+        "colour=blue",
+        "limit=1&limit=2",
+    ] {
+        assert_eq!(
+            get(addr, &format!("/api/puzzles?{query}")).status,
+            422,
+            "{query}"
+        );
+    }
+    // Any whole number is taken (at most 1000 are listed).
+    let all = get(addr, "/api/puzzles?offset=0&limit=99999999999999999999999").json();
+    assert_eq!(all["items"].as_array().unwrap().len(), 20);
     let bare = start(Config::default());
     let r = get(bare, "/api/puzzles");
     assert_eq!(r.status, 404);
