@@ -6,9 +6,8 @@ use crate::exit::{BAD_INPUT, CONTRADICTED};
 use crate::position_arg::PositionArgs;
 use crate::report::print;
 use clap::Args;
-use kenken_model::{Budget, Exhausted};
-use kenken_techniques::labels;
-use kenken_techniques::position::{self, Check, Written};
+use kenken_model::Budget;
+use kenken_techniques::position;
 use kenken_techniques::Grader;
 use serde::Serialize;
 use std::process::ExitCode;
@@ -68,65 +67,29 @@ pub fn run(args: CheckArgs) -> anyhow::Result<ExitCode> {
         }
     };
     let found = position::check(&grader, &position, &mut Budget::new(runs.limits));
-    let size = puzzle.size();
-    let filled = position
-        .cells()
-        .iter()
-        .filter(|e| matches!(e, Written::Digit(_)))
-        .count();
-    let (status, message) = match &found {
-        Check::Consistent => (
-            "consistent",
-            format!(
-                "All consistent so far ({filled} of {} cells filled).",
-                size.cell_count()
-            ),
-        ),
-        Check::Conflicts(conflicts) => {
-            let lines: Vec<String> = conflicts.iter().map(|c| c.describe(size)).collect();
-            ("conflicts", lines.join("\n"))
-        }
-        Check::ConsistentWithSome => (
-            "consistent-with-some",
-            "Consistent with at least one solution (the puzzle has several).".to_string(),
-        ),
-        Check::ContradictsEvery => (
-            "contradicts-every",
-            "The position agrees with none of the puzzle's solutions.".to_string(),
-        ),
-        Check::Impossible => ("impossible", "The puzzle has no solution.".to_string()),
-        Check::Stopped(Exhausted::Time) => ("timeout", "No answer: --timeout passed.".to_string()),
-        Check::Stopped(why) => ("limit", format!("No answer: {why}.")),
-    };
+    let report = found.report(&position, "--timeout");
     if args.json {
-        let conflicts = match &found {
-            Check::Conflicts(conflicts) => conflicts
-                .iter()
-                .map(|c| {
-                    let (kind, entered) = match c.kind {
-                        position::ConflictKind::WrongDigit(d) => ("wrong-digit", Some(d)),
-                        position::ConflictKind::DigitRemoved => ("digit-removed", None),
-                    };
-                    ConflictJson {
-                        cell: labels::cell(size, c.cell),
-                        kind,
-                        entered,
-                    }
-                })
-                .collect(),
-            _ => Vec::new(),
-        };
+        let conflicts = report
+            .conflicts
+            .iter()
+            .map(|c| ConflictJson {
+                cell: c.label.clone(),
+                kind: c.kind,
+                entered: c.entered,
+            })
+            .collect();
         print(&serde_json::to_string(&CheckJson {
-            status,
+            status: report.status,
             conflicts,
-            filled,
-            cells: size.cell_count(),
+            filled: report.filled,
+            cells: report.cells,
         })?)?;
     } else {
-        print(&message)?;
+        print(&report.message)?;
     }
-    Ok(match found {
-        Check::Conflicts(_) | Check::ContradictsEvery => ExitCode::from(CONTRADICTED),
-        _ => ExitCode::SUCCESS,
+    Ok(if found.contradicted() {
+        ExitCode::from(CONTRADICTED)
+    } else {
+        ExitCode::SUCCESS
     })
 }

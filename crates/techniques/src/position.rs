@@ -161,6 +161,105 @@ pub enum Check {
     Stopped(Exhausted),
 }
 
+impl Check {
+    /// The check as every front end tells it: its status word, its message, the
+    /// entries it names. `deadline` names what a timeout passed (`--timeout`, or
+    /// `the time allowed for one request`).
+    pub fn report(&self, position: &Position, deadline: &str) -> CheckReport {
+        let size = position.size();
+        let filled = position
+            .cells()
+            .iter()
+            .filter(|e| matches!(e, Written::Digit(_)))
+            .count();
+        let (status, message) = match self {
+            Check::Consistent if position.is_complete() => (
+                "consistent",
+                "Solved: every cell is filled, and right.".to_string(),
+            ),
+            Check::Consistent => (
+                "consistent",
+                format!(
+                    "All consistent so far ({filled} of {} cells filled).",
+                    size.cell_count()
+                ),
+            ),
+            Check::Conflicts(conflicts) => {
+                let lines: Vec<String> = conflicts.iter().map(|c| c.describe(size)).collect();
+                ("conflicts", lines.join("\n"))
+            }
+            Check::ConsistentWithSome => (
+                "consistent-with-some",
+                "Consistent with at least one solution (the puzzle has several).".to_string(),
+            ),
+            Check::ContradictsEvery => (
+                "contradicts-every",
+                "The position agrees with none of the puzzle's solutions.".to_string(),
+            ),
+            Check::Impossible => ("impossible", "The puzzle has no solution.".to_string()),
+            Check::Stopped(Exhausted::Time) => {
+                ("timeout", format!("No answer: {deadline} passed."))
+            }
+            Check::Stopped(why) => ("limit", format!("No answer: {why}.")),
+        };
+        let conflicts = match self {
+            Check::Conflicts(conflicts) => conflicts
+                .iter()
+                .map(|c| {
+                    let (kind, entered) = match c.kind {
+                        ConflictKind::WrongDigit(d) => ("wrong-digit", Some(d)),
+                        ConflictKind::DigitRemoved => ("digit-removed", None),
+                    };
+                    ConflictReport {
+                        cell: c.cell,
+                        label: crate::labels::cell(size, c.cell),
+                        kind,
+                        entered,
+                    }
+                })
+                .collect(),
+            _ => Vec::new(),
+        };
+        CheckReport {
+            status,
+            message,
+            conflicts,
+            filled,
+            cells: size.cell_count(),
+        }
+    }
+
+    /// Whether the position contradicts the solution (or every solution).
+    pub fn contradicted(&self) -> bool {
+        matches!(self, Check::Conflicts(_) | Check::ContradictsEvery)
+    }
+}
+
+/// A [`Check`] as it is told.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CheckReport {
+    /// `consistent`, `conflicts`, `consistent-with-some` (several solutions),
+    /// `contradicts-every`, `impossible`, `timeout` or `limit`.
+    pub status: &'static str,
+    /// What a person reads: one line per conflict, or one sentence.
+    pub message: String,
+    pub conflicts: Vec<ConflictReport>,
+    /// Cells with a digit entered, and all cells.
+    pub filled: usize,
+    pub cells: usize,
+}
+
+/// A conflicting entry as it is told.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ConflictReport {
+    pub cell: CellId,
+    /// Its label (`C3`).
+    pub label: String,
+    /// `wrong-digit` (with the digit `entered`) or `digit-removed`.
+    pub kind: &'static str,
+    pub entered: Option<Digit>,
+}
+
 /// Checks a position against the puzzle's solution: which entered digits and
 /// which pencil marks contradict it, telling nothing else.
 pub fn check(grader: &Grader, position: &Position, budget: &mut Budget) -> Check {

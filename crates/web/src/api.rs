@@ -12,7 +12,7 @@ use kenken_formats::{CellProgress, Format};
 use kenken_model::{Budget, CellId, Digit, Digits, Exhausted, Limits, Puzzle};
 use kenken_render::{scene, GridFrame, Picture, Subject};
 use kenken_search::Verdict;
-use kenken_techniques::position::{self, Check, ConflictKind, Hint, Position, Written};
+use kenken_techniques::position::{self, Hint, Position, Written};
 use kenken_techniques::{Options, Status, Step, TechniqueKind};
 use serde::Serialize;
 use serde_json::{json, Map, Value};
@@ -391,69 +391,27 @@ pub fn check(cache: &Cache, limits: Limits, body: Value) -> Result<Value, ApiErr
     position(&cache.read(req.puzzle()?)?, cells)?;
     let loaded = cache.get(req.puzzle()?, limits)?;
     let puzzle = loaded.puzzle();
-    let size = puzzle.size();
     let position = position(puzzle, cells)?;
     let found = position::check(&loaded.grader, &position, &mut Budget::new(limits));
-    let filled = position
-        .cells()
+    let report = found.report(&position, "the time allowed for one request");
+    let conflicts: Vec<Value> = report
+        .conflicts
         .iter()
-        .filter(|e| matches!(e, Written::Digit(_)))
-        .count();
-    let (status, message) = match &found {
-        Check::Consistent if position.is_complete() => (
-            "consistent",
-            "Solved: every cell is filled, and right.".to_string(),
-        ),
-        Check::Consistent => (
-            "consistent",
-            format!(
-                "All consistent so far ({filled} of {} cells filled).",
-                size.cell_count()
-            ),
-        ),
-        Check::Conflicts(conflicts) => (
-            "conflicts",
-            conflicts
-                .iter()
-                .map(|c| c.describe(size))
-                .collect::<Vec<_>>()
-                .join("\n"),
-        ),
-        Check::ConsistentWithSome => (
-            "consistent-with-some",
-            "Consistent with at least one solution (the puzzle has several).".to_string(),
-        ),
-        Check::ContradictsEvery => (
-            "contradicts-every",
-            "The position agrees with none of the puzzle's solutions.".to_string(),
-        ),
-        Check::Impossible => ("impossible", "The puzzle has no solution.".to_string()),
-        Check::Stopped(why) => stopped(*why),
-    };
-    let conflicts: Vec<Value> = match &found {
-        Check::Conflicts(conflicts) => conflicts
-            .iter()
-            .map(|c| {
-                let (kind, entered) = match c.kind {
-                    ConflictKind::WrongDigit(d) => ("wrong-digit", Some(d)),
-                    ConflictKind::DigitRemoved => ("digit-removed", None),
-                };
-                json!({
-                    "cell": kenken_techniques::labels::cell(size, c.cell),
-                    "index": c.cell.index(),
-                    "kind": kind,
-                    "entered": entered,
-                })
+        .map(|c| {
+            json!({
+                "cell": c.label,
+                "index": c.cell.index(),
+                "kind": c.kind,
+                "entered": c.entered,
             })
-            .collect(),
-        _ => Vec::new(),
-    };
+        })
+        .collect();
     Ok(json!({
-        "status": status,
-        "message": message,
+        "status": report.status,
+        "message": report.message,
         "conflicts": conflicts,
-        "filled": filled,
-        "cells": size.cell_count(),
+        "filled": report.filled,
+        "cells": report.cells,
     }))
 }
 

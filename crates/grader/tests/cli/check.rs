@@ -14,7 +14,7 @@ fn consistent_positions() {
     );
     assert_eq!(
         ok(grader(&["check", SIX, "--state", SIX_SOLUTION])),
-        "All consistent so far (36 of 36 cells filled)."
+        "Solved: every cell is filled, and right."
     );
     assert_eq!(
         ok(grader(&["check", AMBIGUOUS, "--state", "1..\n...\n..."])),
