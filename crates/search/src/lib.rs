@@ -6,7 +6,7 @@
 //! search, so it must be fast enough to run on every puzzle of a batch without being
 //! noticed — a 9×9 Tatham puzzle takes tens of microseconds.
 //!
-//! How it searches (see `engine.rs`):
+//! How it searches (see `engine/`):
 //!
 //! * state = a candidate bitmask per cell and, per cage, a bitset of its live
 //!   combinations (plus their count); one copy of the state per search level, so
