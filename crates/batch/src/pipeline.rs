@@ -10,7 +10,7 @@
 //! goes on; so does a job whose work panics (a bug).
 
 use crate::text::{clip, clip_message, panic_message, relaxed_warning};
-use kenken_formats::batch::Entry;
+use kenken_formats::batch_input::Entry;
 use kenken_formats::{read_any, tatham, Imported};
 use rayon::prelude::*;
 use rayon::ThreadPool;

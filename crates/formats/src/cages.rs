@@ -3,7 +3,7 @@
 //! does, so each error can point at the input line or cell that broke the rule
 //! rather than at a cage number the reader never saw.
 
-use crate::{Format, FormatError, Position, Rule};
+use crate::{Format, FormatError, Location, Rule};
 use kenken_model::{Cage, CellId, Op, Puzzle, Size};
 
 /// A cage as read, with where it was read from.
@@ -12,7 +12,7 @@ pub(crate) struct PendingCage {
     pub op: Op,
     pub clue: u64,
     /// Where the cage was defined (line, offset or cell), for errors.
-    pub position: Position,
+    pub location: Location,
     /// How to name the cage in "already in the cage …" messages.
     pub label: String,
 }
@@ -24,22 +24,22 @@ pub(crate) fn assemble(
     cages: Vec<PendingCage>,
     boxes: Option<(usize, usize)>,
 ) -> Result<Puzzle, FormatError> {
-    let err = |position: &Position, rule| FormatError::new(format, position.clone(), rule);
+    let err = |location: &Location, rule| FormatError::new(format, location.clone(), rule);
     let mut owner: Vec<Option<usize>> = vec![None; size.cell_count()];
     for (i, cage) in cages.iter().enumerate() {
         if cage.cells.is_empty() {
-            return Err(err(&cage.position, Rule::NoCells));
+            return Err(err(&cage.location, Rule::NoCells));
         }
         if cage.op == Op::Given && cage.cells.len() > 1 {
             return Err(err(
-                &cage.position,
+                &cage.location,
                 Rule::GivenWithSeveralCells(cage.cells.len()),
             ));
         }
         for &c in &cage.cells {
             if size.cell_at(c.index()).is_err() {
                 return Err(err(
-                    &cage.position,
+                    &cage.location,
                     Rule::CellOutside {
                         name: format!("#{}", c.index()),
                         size: size.get(),
@@ -48,11 +48,11 @@ pub(crate) fn assemble(
             }
             match owner[c.index()] {
                 Some(j) if j == i => {
-                    return Err(err(&cage.position, Rule::DuplicateCell(size.cell_label(c))))
+                    return Err(err(&cage.location, Rule::DuplicateCell(size.cell_label(c))))
                 }
                 Some(j) => {
                     return Err(err(
-                        &cage.position,
+                        &cage.location,
                         Rule::CellInTwoCages {
                             cell: size.cell_label(c),
                             first: cages[j].label.clone(),
@@ -66,7 +66,7 @@ pub(crate) fn assemble(
     if let Some(c) = owner.iter().position(Option::is_none) {
         let cell = CellId::new(c);
         return Err(err(
-            &Position::Cell {
+            &Location::Cell {
                 row: size.row(cell),
                 col: size.col(cell),
             },
@@ -76,7 +76,7 @@ pub(crate) fn assemble(
     for cage in &cages {
         if let Some(lonely) = size.disconnected_cell(&cage.cells) {
             return Err(err(
-                &cage.position,
+                &cage.location,
                 Rule::CageNotConnected(size.cell_label(lonely)),
             ));
         }

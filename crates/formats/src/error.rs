@@ -1,7 +1,7 @@
 //! The typed errors of every reader and writer.
 //!
 //! A reader's error is a [`FormatError`]: which format was being read, where in the
-//! input the problem is ([`Position`]), and which rule was broken ([`Rule`]). The
+//! input the problem is ([`Location`]), and which rule was broken ([`Rule`]). The
 //! rule's message is the one users see; for Tatham's format it is Tatham's own
 //! wording, so that a user comparing with his program recognises it.
 //!
@@ -15,7 +15,7 @@ use thiserror::Error;
 
 /// Where in the input a problem is.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Position {
+pub enum Location {
     /// The input as a whole (e.g. it is empty, or of no known format).
     Input,
     /// A 0-based character offset into the input as given (before any trimming).
@@ -26,17 +26,17 @@ pub enum Position {
     Cell { row: usize, col: usize },
 }
 
-impl fmt::Display for Position {
+impl fmt::Display for Location {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Position::Input => write!(f, "in the input"),
-            Position::Offset(o) => write!(f, "at character {} (offset {o})", o + 1),
-            Position::Line { line, column: None } => write!(f, "on line {line}"),
-            Position::Line {
+            Location::Input => write!(f, "in the input"),
+            Location::Offset(o) => write!(f, "at character {} (offset {o})", o + 1),
+            Location::Line { line, column: None } => write!(f, "on line {line}"),
+            Location::Line {
                 line,
                 column: Some(c),
             } => write!(f, "on line {line}, column {c}"),
-            Position::Cell { row, col } => write!(f, "at cell r{}c{}", row + 1, col + 1),
+            Location::Cell { row, col } => write!(f, "at cell r{}c{}", row + 1, col + 1),
         }
     }
 }
@@ -55,7 +55,7 @@ pub enum Rule {
     #[error("the input holds {} ({}), not one puzzle string", puzzles(*.count), .shape.describe())]
     ManyPuzzles {
         count: usize,
-        shape: crate::batch::Shape,
+        shape: crate::batch_input::Shape,
     },
 
     // ---- Tatham Keen game IDs ----
@@ -188,21 +188,21 @@ pub(crate) fn quoted(word: &str) -> String {
 pub struct FormatError {
     /// The format being read, when known.
     pub format: Option<Format>,
-    pub position: Position,
+    pub location: Location,
     pub rule: Rule,
 }
 
 impl FormatError {
-    pub fn new(format: Format, position: Position, rule: Rule) -> FormatError {
+    pub fn new(format: Format, location: Location, rule: Rule) -> FormatError {
         FormatError {
             format: Some(format),
-            position,
+            location,
             rule,
         }
     }
 
     pub(crate) fn at(format: Format, offset: usize, rule: Rule) -> FormatError {
-        FormatError::new(format, Position::Offset(offset), rule)
+        FormatError::new(format, Location::Offset(offset), rule)
     }
 }
 
@@ -220,8 +220,8 @@ impl fmt::Display for FormatError {
         if let Some(format) = self.format {
             write!(f, "{}: ", format.description())?;
         }
-        if self.position != Position::Input {
-            write!(f, "{}: ", self.position)?;
+        if self.location != Location::Input {
+            write!(f, "{}: ", self.location)?;
         }
         write!(f, "{}", self.rule)
     }
@@ -265,6 +265,6 @@ pub enum WriteError {
 
 impl From<(Format, ModelError)> for FormatError {
     fn from((format, e): (Format, ModelError)) -> FormatError {
-        FormatError::new(format, Position::Input, Rule::Model(e))
+        FormatError::new(format, Location::Input, Rule::Model(e))
     }
 }

@@ -19,7 +19,7 @@
 use crate::cages::{assemble, PendingCage};
 use crate::error::quoted;
 use crate::our_reading;
-use crate::{Format, FormatError, Position, Rule};
+use crate::{Format, FormatError, Location, Rule};
 use kenken_model::{CellId, Op, Puzzle, Size};
 use std::collections::BTreeMap;
 
@@ -50,9 +50,9 @@ pub fn read(input: &str) -> Result<Puzzle, FormatError> {
         .enumerate()
         .map(|(i, l)| (i + 1, l.strip_suffix('\r').unwrap_or(l)))
         .filter(|(_, l)| !l.trim().is_empty());
-    let at_line = |line: usize| Position::Line { line, column: None };
+    let at_line = |line: usize| Location::Line { line, column: None };
     let Some((size_line, size_text)) = lines.next() else {
-        return Err(FormatError::new(FORMAT, Position::Input, Rule::Empty));
+        return Err(FormatError::new(FORMAT, Location::Input, Rule::Empty));
     };
     let size = parse_size(size_text)
         .and_then(|n| Size::new(n).ok())
@@ -109,7 +109,7 @@ pub fn read(input: &str) -> Result<Puzzle, FormatError> {
             } else {
                 return Err(FormatError::new(
                     FORMAT,
-                    Position::Line {
+                    Location::Line {
                         line,
                         column: Some(column + 1),
                     },
@@ -123,7 +123,7 @@ pub fn read(input: &str) -> Result<Puzzle, FormatError> {
             let first = cells[0];
             return Err(FormatError::new(
                 FORMAT,
-                Position::Cell {
+                Location::Cell {
                     row: size.row(first),
                     col: size.col(first),
                 },
@@ -216,7 +216,7 @@ pub fn read(input: &str) -> Result<Puzzle, FormatError> {
             cells,
             op,
             clue,
-            position: at_line(line),
+            location: at_line(line),
             label: format!("{letter}"),
         });
     }
@@ -225,7 +225,7 @@ pub fn read(input: &str) -> Result<Puzzle, FormatError> {
             cells: vec![cell],
             op: Op::Given,
             clue: value,
-            position: Position::Cell {
+            location: Location::Cell {
                 row: size.row(cell),
                 col: size.col(cell),
             },

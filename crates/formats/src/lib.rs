@@ -13,14 +13,14 @@
 //!   grid of digits and pencil marks.
 //!
 //! [`detect`] guesses the format of a string and [`read_any`] reads it;
-//! [`batch`] reads files of many puzzle strings (JSON arrays, NDJSON, lines);
+//! [`batch_input`] reads files of many puzzle strings (JSON arrays, NDJSON, lines);
 //! [`write`](fn@write) writes a puzzle in a chosen format. Every choice the format description
 //! leaves open ("our reading") is in [`our_reading`]. No reader panics on any
 //! input: each returns a [`FormatError`] naming the rule broken and where.
 
 #![forbid(unsafe_code)]
 
-pub mod batch;
+pub mod batch_input;
 mod cages;
 pub mod error;
 pub mod letter_grid;
@@ -30,7 +30,7 @@ pub mod sudokuwiki;
 pub mod tatham;
 pub mod text;
 
-pub use error::{FormatError, Position, Rule, WriteError};
+pub use error::{FormatError, Location, Rule, WriteError};
 pub use sudokuwiki::CellProgress;
 pub use tatham::{RelaxedRule, Strictness};
 
@@ -195,7 +195,7 @@ pub fn read_any(input: &str, format: Option<Format>) -> Result<Imported, FormatE
     read_one(input, format).map_err(|e| match many_puzzles(input) {
         Some((count, shape)) => FormatError {
             format: None,
-            position: Position::Input,
+            location: Location::Input,
             rule: Rule::ManyPuzzles { count, shape },
         },
         None => e,
@@ -207,9 +207,9 @@ pub fn read_any(input: &str, format: Option<Format>) -> Result<Imported, FormatE
 /// entries are; plain lines count when there are at least two and each is a
 /// one-line puzzle string (a game ID, a K6C/D6C string), so that a broken puzzle
 /// in a many-line format is not taken for a batch.
-fn many_puzzles(text: &str) -> Option<(usize, batch::Shape)> {
-    use batch::Shape;
-    let entries = batch::from_reader(text.as_bytes(), "the input", None).ok()?;
+fn many_puzzles(text: &str) -> Option<(usize, batch_input::Shape)> {
+    use batch_input::Shape;
+    let entries = batch_input::from_reader(text.as_bytes(), "the input", None).ok()?;
     let shape = entries.shape();
     let mut count = 0;
     for entry in entries {
@@ -237,7 +237,7 @@ fn read_one(input: &str, format: Option<Format>) -> Result<Imported, FormatError
         Some(f) => f,
         None => detect(input).ok_or_else(|| FormatError {
             format: None,
-            position: Position::Input,
+            location: Location::Input,
             rule: if input.trim().is_empty() {
                 Rule::Empty
             } else {

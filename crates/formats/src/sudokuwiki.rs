@@ -13,7 +13,7 @@
 
 use crate::cages::{char_offset, PendingCage};
 use crate::our_reading;
-use crate::{Format, FormatError, Position, Rule, WriteError};
+use crate::{Format, FormatError, Location, Rule, WriteError};
 use kenken_model::{CellId, Digit, Digits, Puzzle, Size};
 
 /// The only grid side the packed and URL formats hold.
@@ -104,7 +104,7 @@ pub fn read_packed(input: &str) -> Result<(Puzzle, Vec<CellProgress>), FormatErr
     let chars: Vec<char> = body.chars().collect();
     let first_char = char_offset(input, body_start);
     for cell in 0..SIDE * SIDE {
-        let at_cell = Position::Cell {
+        let at_cell = Location::Cell {
             row: cell / SIDE,
             col: cell % SIDE,
         };
@@ -136,7 +136,7 @@ pub fn read_packed(input: &str) -> Result<(Puzzle, Vec<CellProgress>), FormatErr
     let mut pending = Vec::with_capacity(cages.len());
     for cells in cages {
         let anchor = cells[0];
-        let at = |c: usize| Position::Cell {
+        let at = |c: usize| Location::Cell {
             row: c / SIDE,
             col: c % SIDE,
         };
@@ -164,7 +164,7 @@ pub fn read_packed(input: &str) -> Result<(Puzzle, Vec<CellProgress>), FormatErr
             cells: cells.iter().map(|&c| CellId::new(c)).collect(),
             op,
             clue: field[anchor] as u64,
-            position: at(anchor),
+            location: at(anchor),
             label: format!("at {}", size.cell_label(CellId::new(anchor))),
         });
     }
@@ -210,7 +210,7 @@ pub fn read_url(input: &str) -> Result<Puzzle, FormatError> {
     const KEY: &str = "kenken6x6.aspx?bd=";
     let format = Format::SudokuWiki;
     let Some(key) = find_ignore_ascii_case(input, KEY) else {
-        return Err(FormatError::new(format, Position::Input, Rule::UrlPrefix));
+        return Err(FormatError::new(format, Location::Input, Rule::UrlPrefix));
     };
     let start = key + KEY.len();
     let rest = &input[start..];
@@ -248,7 +248,7 @@ pub fn read_url(input: &str) -> Result<Puzzle, FormatError> {
             Rule::UrlEntries(entries.len()),
         ));
     }
-    let cell_at = |c: usize| Position::Cell {
+    let cell_at = |c: usize| Location::Cell {
         row: c / SIDE,
         col: c % SIDE,
     };
@@ -276,7 +276,7 @@ pub fn read_url(input: &str) -> Result<Puzzle, FormatError> {
             cells: cells.iter().map(|&c| CellId::new(c)).collect(),
             op,
             clue,
-            position: cell_at(anchor),
+            location: cell_at(anchor),
             label: format!("at {}", size.cell_label(CellId::new(anchor))),
         });
     }

@@ -11,7 +11,7 @@
 use crate::cages::char_offset;
 use crate::error::quoted;
 use crate::our_reading;
-use crate::{Format, FormatError, Position, Rule, WriteError};
+use crate::{Format, FormatError, Location, Rule, WriteError};
 use kenken_model::{Cage, CellId, Op, Puzzle, Size, MAX_SIZE};
 use std::fmt;
 
@@ -133,7 +133,7 @@ impl Reader<'_> {
         let start = input.len() - input.trim_start().len();
         let end = input.trim_end().len();
         if start >= end {
-            return Err(FormatError::new(FORMAT, Position::Input, Rule::Empty));
+            return Err(FormatError::new(FORMAT, Location::Input, Rule::Empty));
         }
         // `id_start` is the byte offset of the game ID proper in `input`.
         let mut id_start = start;
@@ -550,7 +550,7 @@ mod tests {
             Rule::SubDivArea { area: 3 }
         ));
         let err = read("4:_a_7a4!_a3,").unwrap_err();
-        assert_eq!(err.position, Position::Offset(8));
+        assert_eq!(err.location, Location::Offset(8));
     }
 
     #[test]

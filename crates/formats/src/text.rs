@@ -17,7 +17,7 @@
 use crate::cages::{assemble, PendingCage};
 use crate::error::quoted;
 use crate::our_reading;
-use crate::{Format, FormatError, Position, Rule, WriteError};
+use crate::{Format, FormatError, Location, Rule, WriteError};
 use kenken_model::{CellId, Op, Puzzle, Size};
 
 const FORMAT: Format = Format::Text;
@@ -30,12 +30,12 @@ pub fn read(input: &str) -> Result<Puzzle, FormatError> {
         .map(|(i, l)| (i + 1, l.strip_suffix('\r').unwrap_or(l)))
         .filter(|(_, l)| !l.trim().is_empty());
     let Some((header_line, header)) = lines.next() else {
-        return Err(FormatError::new(FORMAT, Position::Input, Rule::Empty));
+        return Err(FormatError::new(FORMAT, Location::Input, Rule::Empty));
     };
     let size = parse_header(header).map_err(|rule| {
         FormatError::new(
             FORMAT,
-            Position::Line {
+            Location::Line {
                 line: header_line,
                 column: None,
             },
@@ -79,7 +79,7 @@ fn words(text: &str) -> Vec<(usize, &str)> {
 }
 
 fn parse_cage(size: Size, line: usize, text: &str) -> Result<PendingCage, FormatError> {
-    let at = |column: usize| Position::Line {
+    let at = |column: usize| Location::Line {
         line,
         column: Some(column),
     };
@@ -110,7 +110,7 @@ fn parse_cage(size: Size, line: usize, text: &str) -> Result<PendingCage, Format
     if cells.is_empty() {
         return Err(FormatError::new(
             FORMAT,
-            Position::Line { line, column: None },
+            Location::Line { line, column: None },
             Rule::NoCells,
         ));
     }
@@ -118,7 +118,7 @@ fn parse_cage(size: Size, line: usize, text: &str) -> Result<PendingCage, Format
         cells,
         op,
         clue,
-        position: Position::Line { line, column: None },
+        location: Location::Line { line, column: None },
         label: format!("on line {line}"),
     })
 }
@@ -198,8 +198,8 @@ mod tests {
     fn errors_name_line_and_column() {
         let e = read("# 3\n+ 3 A1 B1\n+ 5 A2 B2 A1\n").unwrap_err();
         assert_eq!(
-            e.position,
-            Position::Line {
+            e.location,
+            Location::Line {
                 line: 3,
                 column: None
             }
@@ -208,8 +208,8 @@ mod tests {
         let e = read("# 3\n+ 3 A1 D1\n").unwrap_err();
         assert!(matches!(e.rule, Rule::CellOutside { .. }));
         assert_eq!(
-            e.position,
-            Position::Line {
+            e.location,
+            Location::Line {
                 line: 2,
                 column: Some(8)
             }

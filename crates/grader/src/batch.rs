@@ -2,7 +2,7 @@
 //! puzzle, in input order, as TSV (the reference's columns plus `Error` and
 //! `Status`) or NDJSON.
 //!
-//! The input is read by [`kenken_formats::batch`] and streamed through
+//! The input is read by [`kenken_formats::batch_input`] and streamed through
 //! [`crate::streaming`]; the grading and the rows are [`kenken_batch`]'s. A puzzle that cannot be read or built gets a row saying why
 //! and one line on stderr; the batch goes on, and exits with code 2 at the end.
 

@@ -6,8 +6,8 @@
 use crate::exit::BAD_INPUT;
 use anyhow::{anyhow, bail};
 use kenken_batch::text::{clip_message, relaxed_warning};
-use kenken_formats::batch::{self, BatchError, Entries, Shape};
-use kenken_formats::{read_any, Format, FormatError, Imported, Position, Rule};
+use kenken_formats::batch_input::{self, BatchError, Entries, Shape};
+use kenken_formats::{read_any, Format, FormatError, Imported, Location, Rule};
 use std::fs::File;
 use std::io::{self, IsTerminal, Read};
 use std::os::fd::AsFd;
@@ -65,7 +65,7 @@ pub fn read_puzzle_arg(command: &str, arg: &str) -> anyhow::Result<PuzzleInput> 
             .lock()
             .read_to_end(&mut bytes)
             .map_err(|e| anyhow!("cannot read the puzzle from standard input: {e}"))?;
-        let text = batch::decode_text(bytes, "standard input")?;
+        let text = batch_input::decode_text(bytes, "standard input")?;
         return Ok(PuzzleInput {
             text,
             source: Source::Stdin,
@@ -79,7 +79,7 @@ pub fn read_puzzle_arg(command: &str, arg: &str) -> anyhow::Result<PuzzleInput> 
         if path.is_file() {
             let bytes = std::fs::read(path)
                 .map_err(|e| anyhow!("cannot read the puzzle file {}: {e}", path.display()))?;
-            let text = batch::decode_text(bytes, &format!("file {}", path.display()))?;
+            let text = batch_input::decode_text(bytes, &format!("file {}", path.display()))?;
             return Ok(PuzzleInput {
                 text,
                 source: Source::File(path.to_path_buf()),
@@ -103,7 +103,7 @@ pub fn open_batch(command: &str, arg: &str) -> Result<Entries<'static>, ExitCode
         announce_stdin(command, "puzzles (one per line, NDJSON or a JSON array)");
         open_stdin()
     } else {
-        batch::open(arg)
+        batch_input::open(arg)
     };
     opened.map_err(|e| {
         eprintln!("grader {command}: error: {e}");
@@ -126,7 +126,7 @@ fn open_stdin() -> Result<Entries<'static>, BatchError> {
         });
     }
     let len = metadata.filter(|m| m.is_file()).map(|m| m.len());
-    batch::from_reader(io::stdin().lock(), name, len)
+    batch_input::from_reader(io::stdin().lock(), name, len)
 }
 
 /// No puzzle string has a path separator without also having a `:` (Tatham IDs,
@@ -204,7 +204,7 @@ fn report_read_error(command: &str, input: &PuzzleInput, e: &FormatError) {
         input.source.describe(),
         clip_message(e.to_string())
     );
-    if let Some((line, column)) = locate(&input.text, &e.position) {
+    if let Some((line, column)) = locate(&input.text, &e.location) {
         // Shown as it is, so that the caret lines up: only a short line of
         // printable text.
         if line.chars().count() <= 300 && !line.chars().any(char::is_control) {
@@ -215,9 +215,9 @@ fn report_read_error(command: &str, input: &PuzzleInput, e: &FormatError) {
 }
 
 /// The line holding a position and the 0-based character column in it.
-fn locate<'a>(text: &'a str, position: &Position) -> Option<(&'a str, usize)> {
+fn locate<'a>(text: &'a str, position: &Location) -> Option<(&'a str, usize)> {
     match *position {
-        Position::Offset(offset) => {
+        Location::Offset(offset) => {
             let mut seen = 0;
             for line in text.split('\n') {
                 let len = line.chars().count();
@@ -228,7 +228,7 @@ fn locate<'a>(text: &'a str, position: &Position) -> Option<(&'a str, usize)> {
             }
             None
         }
-        Position::Line {
+        Location::Line {
             line,
             column: Some(column),
         } => {

@@ -1,5 +1,5 @@
 //! The streaming runs of the subcommands that take many puzzles (`batch`, `solve
-//! --many`): entries read lazily from a [`batch::Entries`], worked on by the
+//! --many`): entries read lazily from a [`batch_input::Entries`], worked on by the
 //! [`kenken_batch::pipeline`] a chunk at a time, one row written per entry in input
 //! order, and the progress bar.
 //!
@@ -12,7 +12,7 @@ use crate::report::label;
 use anyhow::Context;
 use indicatif::{ProgressBar, ProgressState, ProgressStyle};
 use kenken_batch::pipeline::{self, Finished, Job, Rows, Work};
-use kenken_formats::batch::{BatchError, Entries};
+use kenken_formats::batch_input::{BatchError, Entries};
 use std::fmt;
 use std::io::{self, BufWriter, IsTerminal, Write};
 use std::sync::atomic::{AtomicU64, Ordering};

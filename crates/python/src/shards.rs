@@ -20,7 +20,7 @@ use kenken_batch::generating::{
 use kenken_batch::pipeline::{self, Job, Rows};
 use kenken_batch::text::clip;
 use kenken_batch::{GradeRows, Grading, Mode, RowFormat};
-use kenken_formats::batch::{self, Entries};
+use kenken_formats::batch_input::{self, Entries};
 use kenken_generator::{canonical_key, GenerateOptions, Request, RunReport, Stopped};
 use kenken_model::options::MAX_SECONDS;
 use pyo3::prelude::*;
@@ -44,7 +44,8 @@ impl BatchReader {
     /// with `grader batch`'s message when it cannot be used.
     #[new]
     fn new(path: &str) -> PyResult<BatchReader> {
-        let entries = batch::open(path).map_err(|e| BatchInputError::new_err(e.to_string()))?;
+        let entries =
+            batch_input::open(path).map_err(|e| BatchInputError::new_err(e.to_string()))?;
         Ok(BatchReader {
             entries: Some(entries),
             error: None,

@@ -45,7 +45,7 @@ mod cache;
 mod http;
 mod server;
 
-use kenken_formats::batch;
+use kenken_formats::batch_input;
 use std::net::{IpAddr, SocketAddr};
 use std::ops::RangeInclusive;
 use std::path::Path;
@@ -190,7 +190,7 @@ pub struct Library {
 impl Library {
     /// Reads a batch file (what `grader batch` reads).
     pub fn open(path: &Path) -> Result<Library, WebError> {
-        let mut entries = batch::open(path)?;
+        let mut entries = batch_input::open(path)?;
         let name = path
             .file_name()
             .map(|n| n.to_string_lossy().into_owned())
@@ -229,7 +229,7 @@ pub enum WebError {
     #[error(transparent)]
     Config(#[from] ConfigError),
     #[error(transparent)]
-    Batch(#[from] batch::BatchError),
+    Batch(#[from] batch_input::BatchError),
 }
 
 /// An API error: its status, its message, and perhaps one more field.

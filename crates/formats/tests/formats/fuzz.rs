@@ -4,7 +4,7 @@
 //!
 //! * puzzle strings: game IDs, web-player URLs, K6C/D6C (with progress), SudokuWiki
 //!   URLs, the text format, letter grids;
-//! * batch inputs ([`batch::from_reader`]): JSON arrays, NDJSON, category objects
+//! * batch inputs ([`batch_input::from_reader`]): JSON arrays, NDJSON, category objects
 //!   and one-per-line text built from puzzle strings and junk elements, then
 //!   mutated byte by byte. Unmutated, every element is one entry, in order, and a
 //!   puzzle string comes back as it was; mutated, the entries are still numbered
@@ -21,7 +21,7 @@
 //! cargo test --release -p kenken-formats --test formats -- --ignored --nocapture
 //! ```
 
-use kenken_formats::batch;
+use kenken_formats::batch_input;
 use kenken_formats::{
     detect, letter_grid, read_any, state, sudokuwiki, tatham, text, write, CellProgress, Format,
     Strictness,
@@ -466,8 +466,8 @@ fn byte_edits() -> impl Strategy<Value = Vec<(Edit, Option<()>)>> {
 /// entries numbered 1, 2, …, as many as announced when the input reads to its
 /// end, and no more bytes counted than the input has. `Err` if the input was
 /// refused (whole) or stopped.
-fn entries_of(bytes: &[u8]) -> Result<Result<Vec<batch::Entry>, String>, TestCaseError> {
-    let entries = match batch::from_reader(bytes, "fuzz input", Some(bytes.len() as u64)) {
+fn entries_of(bytes: &[u8]) -> Result<Result<Vec<batch_input::Entry>, String>, TestCaseError> {
+    let entries = match batch_input::from_reader(bytes, "fuzz input", Some(bytes.len() as u64)) {
         Ok(entries) => entries,
         Err(e) => return Ok(Err(e.to_string())),
     };

@@ -14,7 +14,7 @@
 //! batches (default 40); the ignored `binary_at_scale` runs 1 000.
 
 use super::GRADER;
-use kenken_formats::batch;
+use kenken_formats::batch_input;
 use proptest::prelude::*;
 use proptest::sample::{select, Index};
 use proptest::test_runner::{Config, RngAlgorithm, TestCaseError, TestRng, TestRunner};
@@ -111,7 +111,7 @@ fn input() -> impl Strategy<Value = Vec<u8>> {
 
 /// The entries the formats crate's reader finds (`None`: it refuses the input).
 fn expected_entries(bytes: &[u8]) -> Option<usize> {
-    let entries = batch::from_reader(bytes, "input", Some(bytes.len() as u64)).ok()?;
+    let entries = batch_input::from_reader(bytes, "input", Some(bytes.len() as u64)).ok()?;
     let mut count = 0;
     for entry in entries {
         entry.ok()?;
