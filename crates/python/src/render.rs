@@ -11,7 +11,8 @@ use pyo3::prelude::*;
 
 /// The grid as a self-contained SVG (text drawn as outlines; the same bytes for
 /// the same input), as `grader render` draws it: empty; with the `solution`; with
-/// the `candidates` left after the whole log; or with `step` N of the log (numbered
+/// the `candidates` (each cell's digits still possible once the clues are
+/// propagated, as `grader render --candidates`); or with `step` N of the log (numbered
 /// as `grader grade` numbers its lines, naked singles included) drawn on the grid
 /// before it, with its text and explanation as a caption unless `caption` is
 /// False.

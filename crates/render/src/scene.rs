@@ -16,7 +16,8 @@ pub enum Subject {
     Position,
     /// The unique solution.
     Solution,
-    /// The candidates left once the ladder has done what it can from the position.
+    /// The candidates of the position: every cell's digits still possible once
+    /// the entries are propagated (no step of the ladder taken).
     Candidates,
     /// Step `number` of the log from the position (numbered from 1, naked singles
     /// included, as `grader grade` numbers its lines), drawn on the grid before it,
@@ -79,7 +80,6 @@ pub fn scene<'a>(
         caption: with_caption,
     } = subject
     else {
-        walk.by_ref().for_each(drop);
         return Ok(Picture::new(puzzle).cells(shown(walk.state()))?);
     };
     let frame = walk
