@@ -1,5 +1,4 @@
 //! Shared test helpers: the reference data and a minimal Tatham reader.
-#![allow(dead_code)]
 
 use kenken_model::Puzzle;
 use std::path::PathBuf;

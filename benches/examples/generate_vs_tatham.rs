@@ -3,8 +3,8 @@
 //! and keep those in the band", both measured in this run on one core.
 //!
 //! ```sh
-//! cargo run --release -p kenken-generator --example generate_vs_tatham            # quick: 6x6, 7x7, 9x9
-//! cargo run --release -p kenken-generator --example generate_vs_tatham -- --full  # 4x4-9x9, 20 000 to 2 000 Tatham puzzles
+//! cargo run --release -p kenken-benches --example generate_vs_tatham            # quick: 6x6, 7x7, 9x9
+//! cargo run --release -p kenken-benches --example generate_vs_tatham -- --full  # 4x4-9x9, 20 000 to 2 000 Tatham puzzles
 //! ```
 //!
 //! Options: `--sizes 6,9`, `--secs S` (our CPU time per band and size), `--tatham N`

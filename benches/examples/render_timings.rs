@@ -1,8 +1,10 @@
 //! Times a picture, a hint and a check on the corpus' 9x9 puzzles (release build):
 //!
 //! ```sh
-//! cargo run --release -p kenken-render --example timings
+//! cargo run --release -p kenken-benches --example render_timings [-- COUNT]
 //! ```
+//!
+//! `COUNT` stops after that many puzzles (all of them by default).
 //!
 //! Each puzzle is taken at the middle of its step log: the grid before that step
 //! (digits placed, every other cell's candidates as pencil marks) is the position
@@ -29,7 +31,11 @@ const FILES: [&str; 6] = [
 const PNG_EVERY: usize = 20;
 
 fn main() {
-    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../puzzles");
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../puzzles");
+    let limit: usize = std::env::args()
+        .nth(1)
+        .map(|n| n.parse().expect("COUNT: a number of puzzles"))
+        .unwrap_or(usize::MAX);
     let mut times: Vec<(&str, Vec<Duration>)> = [
         "render SVG (a step, with caption)",
         "render PNG, scale 1",
@@ -46,7 +52,7 @@ fn main() {
     for file in FILES {
         let text = std::fs::read_to_string(dir.join(file)).expect("a corpus file");
         let ids: Vec<String> = serde_json::from_str(&text).expect("a JSON array");
-        for id in ids {
+        for id in ids.into_iter().take(limit - count) {
             let puzzle = kenken_formats::tatham::read(&id).expect("a game ID");
             let grader = Grader::new(&puzzle).expect("a grader");
             let frames: Vec<Frame> =

@@ -1,14 +1,35 @@
 //! Times mode b grading of every reference puzzle as `grader batch` does it
-//! (development aid).
-#[path = "../tests/common/mod.rs"]
-mod common;
+//! (development aid):
+//!
+//! ```sh
+//! cargo run --release -p kenken-benches --example grade_timing [-- COUNT]
+//! ```
+//!
+//! `COUNT` times only the first COUNT puzzles of `reference/reference-ratings.ndjson`.
+//! `TIMING_TSV=path` writes one row per puzzle, `TIMING_MAX_REF=ms` skips the
+//! puzzles the reference took longer on (see below).
+use kenken_model::Puzzle;
 use kenken_techniques::{Grader, Options};
 use std::io::BufRead;
+use std::path::Path;
 use std::time::Instant;
+
+/// Reads a Tatham game ID leniently, as the reference solver does.
+fn tatham(id: &str) -> Puzzle {
+    kenken_formats::read_any(id, Some(kenken_formats::Format::Tatham))
+        .unwrap_or_else(|e| panic!("{id}: {e}"))
+        .puzzle
+}
+
 fn main() {
-    let f = std::fs::File::open(common::reference_file("reference-ratings.ndjson")).unwrap();
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../reference/reference-ratings.ndjson");
+    let count: usize = std::env::args()
+        .nth(1)
+        .map(|n| n.parse().expect("COUNT: a number of puzzles"))
+        .unwrap_or(usize::MAX);
+    let f = std::fs::File::open(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
     let mut rows = Vec::new();
-    for l in std::io::BufReader::new(f).lines() {
+    for l in std::io::BufReader::new(f).lines().take(count) {
         let v: serde_json::Value = serde_json::from_str(&l.unwrap()).unwrap();
         rows.push((
             v["puzzle"].as_str().unwrap().to_string(),
@@ -27,8 +48,9 @@ fn main() {
         .and_then(|v| v.parse().ok())
         .unwrap_or(f64::INFINITY);
     rows.retain(|(_, ms)| *ms <= max_ref);
+    assert!(!rows.is_empty(), "no puzzle to time");
     for (p, ms) in &rows {
-        let puzzle = common::tatham(p);
+        let puzzle = tatham(p);
         let t = Instant::now();
         // As `grader batch` builds it: the solution count only if a run is stuck.
         let g = Grader::deferred(&puzzle, kenken_model::Limits::new()).unwrap();

@@ -2,7 +2,12 @@
 //! corpus, sizes 3 to 9): reading, rating and solving them, then the PDF, with
 //! the process's peak memory.
 //!
-//! `cargo run --release -p kenken-booklet --example thousand [OUT.pdf]`
+//! ```sh
+//! cargo run --release -p kenken-benches --example booklet_thousand [-- [OUT.pdf] [--count N]]
+//! ```
+//!
+//! `OUT.pdf` keeps the booklet; `--count N` takes the first N puzzles instead of
+//! 1 000 (a quick check that it runs).
 
 use kenken_booklet::{prepare, Booklet, Item, Options};
 use kenken_model::Limits;
@@ -11,10 +16,21 @@ use std::time::Instant;
 
 fn main() {
     let corpus: Vec<String> =
-        serde_json::from_str(include_str!("../../../puzzles/reference-corpus.json"))
+        serde_json::from_str(include_str!("../../puzzles/reference-corpus.json"))
             .expect("a JSON array of game IDs");
+    let mut count = 1000;
+    let mut out = None;
+    let mut args = std::env::args().skip(1);
+    while let Some(arg) = args.next() {
+        if arg == "--count" {
+            let n = args.next().and_then(|n| n.parse().ok());
+            count = n.expect("--count N: a number of puzzles");
+        } else {
+            out = Some(arg);
+        }
+    }
     let started = Instant::now();
-    let items: Vec<Item> = corpus[..1000]
+    let items: Vec<Item> = corpus[..count]
         .par_iter()
         .enumerate()
         .map(|(i, id)| prepare(i + 1, id, Limits::new()).expect("a unique puzzle"))
@@ -29,7 +45,7 @@ fn main() {
     );
     let pdf = booklet.pdf().expect("a PDF");
     let total = started.elapsed();
-    if let Some(path) = std::env::args().nth(1) {
+    if let Some(path) = out {
         std::fs::write(&path, &pdf).expect("the PDF is written");
     }
     let peak = std::fs::read_to_string("/proc/self/status")
@@ -41,7 +57,7 @@ fn main() {
         })
         .unwrap_or_else(|| "unknown".to_string());
     println!(
-        "1000 puzzles, {} pages: rated and solved in {:.2} s, PDF ({:.1} MB) in {:.2} s, {:.2} s in all; peak memory {peak}",
+        "{count} puzzles, {} pages: rated and solved in {:.2} s, PDF ({:.1} MB) in {:.2} s, {:.2} s in all; peak memory {peak}",
         booklet.page_count(),
         prepared.as_secs_f64(),
         pdf.len() as f64 / 1e6,
