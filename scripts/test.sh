@@ -49,6 +49,13 @@ python -m pip install -q ./crates/python
 
 cargo test --workspace --release
 
+# The API examples (docs/architecture.md), run: each checks itself with asserts.
+for example in "kenken-techniques grade_and_explain" "kenken-generator generate_one" \
+  "kenken-render draw"; do
+  set -- $example
+  cargo run --release -q -p "$1" --example "$2" >/dev/null
+done
+
 # The Python tests compare the package with the grader binary built above.
 export GRADER="$(cd "$target/release" && pwd)/grader"
 # (Two runs: each suite has its own conftest.)
