@@ -11,7 +11,7 @@
 # * Debian's qpdf and poppler-utils: the PDF checks of `grader print`;
 # * a virtual environment of the project's own (target/python-tests, made from the
 #   first python3 on PATH) holding pytest, hypothesis, playwright, schemathesis,
-#   maturin, dask and distributed, and the `kenken` package built from
+#   maturin, dask, distributed and pandas, and the `kenken` package built from
 #   crates/python. Its bin/ comes first on PATH for every test after, so the tests
 #   (README's Python and Dask examples among them) see that Python alone.
 set -euo pipefail
@@ -33,8 +33,8 @@ fi
 
 target="${CARGO_TARGET_DIR:-target}"
 venv="$target/python-tests"
-packages=(pytest hypothesis playwright schemathesis maturin dask distributed)
-if ! "$venv/bin/python" -c "import pytest, hypothesis, playwright, schemathesis, maturin, dask, distributed" 2>/dev/null; then
+packages=(pytest hypothesis playwright schemathesis maturin dask distributed pandas)
+if ! "$venv/bin/python" -c "import pytest, hypothesis, playwright, schemathesis, maturin, dask, distributed, pandas" 2>/dev/null; then
   rm -rf "$venv"
   python3 -m venv "$venv"
   "$venv/bin/python" -m pip install -q "${packages[@]}"

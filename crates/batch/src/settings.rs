@@ -10,7 +10,7 @@
 use kenken_model::options::{self, OptionsError};
 use kenken_model::Limits;
 use kenken_techniques::{Options, TechniqueKind, MAX_CAGE_SET};
-use serde::{Deserialize, Deserializer};
+use serde::Deserialize;
 use std::str::FromStr;
 use std::time::{Duration, Instant};
 
@@ -69,7 +69,16 @@ pub enum MemoryLimit {
 
 impl Default for MemoryLimit {
     fn default() -> MemoryLimit {
-        MemoryLimit::Bytes(DEFAULT_MAX_MEMORY as u64)
+        MemoryLimit::Text(format!("{}M", DEFAULT_MAX_MEMORY >> 20))
+    }
+}
+
+impl std::fmt::Display for MemoryLimit {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            MemoryLimit::Bytes(b) => write!(f, "{b}"),
+            MemoryLimit::Text(t) => write!(f, "{t}"),
+        }
     }
 }
 
@@ -101,22 +110,22 @@ impl MemoryLimit {
 pub struct GradeOptions {
     /// n = the whole ladder (max and total rating); c = cage combinations only (max
     /// depth and steps); b = both.
-    #[cfg_attr(feature = "clap", arg(long, value_enum, default_value = "n"))]
+    #[cfg_attr(feature = "clap", arg(long, value_enum, default_value_t = GradeOptions::default().mode))]
     pub mode: Mode,
     /// Switch a technique off (repeat the option or separate names with commas).
     /// See `grader techniques` for what each one does.
     #[cfg_attr(feature = "clap", arg(long, value_name = "TECHNIQUE", value_delimiter = ',',
         value_parser = clap_support::technique_ids()))]
-    #[serde(deserialize_with = "one_or_many")]
+    #[serde(deserialize_with = "options::one_or_many")]
     pub disable: Vec<String>,
     /// Switch on a technique that is off by default (see `grader techniques`), in
     /// mode n; mode c stays cage combinations only.
     #[cfg_attr(feature = "clap", arg(long, value_name = "TECHNIQUE", value_delimiter = ',',
         value_parser = clap_support::technique_ids()))]
-    #[serde(deserialize_with = "one_or_many")]
+    #[serde(deserialize_with = "options::one_or_many")]
     pub enable: Vec<String>,
     /// The largest number of cages a cage-combination step may combine: 2 to 8.
-    #[cfg_attr(feature = "clap", arg(long, value_name = "N", allow_hyphen_values = true, default_value_t = i64::from(DEFAULT_MAX_DEPTH)))]
+    #[cfg_attr(feature = "clap", arg(long, value_name = "N", allow_hyphen_values = true, default_value_t = GradeOptions::default().max_depth))]
     pub max_depth: i64,
     /// Give up on a puzzle after this many seconds (fractions allowed), counted from
     /// when its grading starts: its runs end with status `timeout` and the ratings
@@ -134,7 +143,7 @@ pub struct GradeOptions {
     /// far. A batch holds at most this much per job (`--jobs`), plus a few MiB.
     #[cfg_attr(
         feature = "clap",
-        arg(long, value_name = "SIZE", default_value = "512M")
+        arg(long, value_name = "SIZE", default_value_t = GradeOptions::default().max_memory)
     )]
     pub max_memory: MemoryLimit,
     /// The most work one run may do, in elementary checks (a combination tested, a
@@ -142,7 +151,7 @@ pub struct GradeOptions {
     /// status `limit`. The default, 2^33, is about half a minute of work at worst;
     /// the hardest puzzle of the corpus needs under 10^8. So without `--timeout` a
     /// pathological puzzle still ends, with the same result on every machine.
-    #[cfg_attr(feature = "clap", arg(long, value_name = "CHECKS", allow_hyphen_values = true, default_value_t = Limits::DEFAULT_WORK))]
+    #[cfg_attr(feature = "clap", arg(long, value_name = "CHECKS", allow_hyphen_values = true, default_value_t = GradeOptions::default().max_work))]
     pub max_work: u64,
 }
 
@@ -181,20 +190,6 @@ impl GradeOptions {
             )? as u64,
         })
     }
-}
-
-/// A list of strings, or one string (`disable="fish"` as `["fish"]`).
-fn one_or_many<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<String>, D::Error> {
-    #[derive(Deserialize)]
-    #[serde(untagged)]
-    enum OneOrMany {
-        One(String),
-        Many(Vec<String>),
-    }
-    Ok(match OneOrMany::deserialize(d)? {
-        OneOrMany::One(s) => vec![s],
-        OneOrMany::Many(v) => v,
-    })
 }
 
 #[cfg(feature = "clap")]

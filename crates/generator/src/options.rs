@@ -43,6 +43,12 @@ impl Default for CageSizes {
     }
 }
 
+impl std::fmt::Display for CageSizes {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}-{}", self.lo, self.hi)
+    }
+}
+
 impl FromStr for CageSizes {
     type Err = OptionsError;
     fn from_str(s: &str) -> Result<CageSizes, OptionsError> {
@@ -107,7 +113,7 @@ pub struct GenerateOptions {
             long,
             value_name = "K",
             allow_hyphen_values = true,
-            default_value_t = 1
+            default_value_t = GenerateOptions::default().count
         )
     )]
     pub count: i64,
@@ -118,7 +124,7 @@ pub struct GenerateOptions {
     /// The operations clues may use, a subset of `+-*/` (`x` for ×).
     #[cfg_attr(
         feature = "clap",
-        arg(long, value_name = "OPS", default_value = "+-*/")
+        arg(long, value_name = "OPS", default_value_t = GenerateOptions::default().ops)
     )]
     pub ops: String,
     /// Tatham's rules: − and ÷ on two-cell cages only, sizes 3–9, so every ID plays
@@ -128,7 +134,7 @@ pub struct GenerateOptions {
     /// The sizes of cages of two or more cells, `LO-HI`.
     #[cfg_attr(
         feature = "clap",
-        arg(long, value_name = "LO-HI", default_value = "2-5")
+        arg(long, value_name = "LO-HI", default_value_t = GenerateOptions::default().cage_sizes)
     )]
     pub cage_sizes: CageSizes,
     /// The most single-cell cages (givens) a puzzle may have.
@@ -138,7 +144,7 @@ pub struct GenerateOptions {
             long,
             value_name = "N",
             allow_hyphen_values = true,
-            default_value_t = 1
+            default_value_t = GenerateOptions::default().max_givens
         )
     )]
     pub max_givens: i64,
@@ -149,7 +155,7 @@ pub struct GenerateOptions {
             long,
             value_name = "CELLS",
             allow_hyphen_values = true,
-            default_value_t = 2.4
+            default_value_t = GenerateOptions::default().max_mean_cage
         )
     )]
     pub max_mean_cage: f64,
@@ -161,14 +167,14 @@ pub struct GenerateOptions {
         feature = "clap",
         arg(long, value_name = "TECHNIQUE", value_delimiter = ',')
     )]
-    #[serde(deserialize_with = "one_or_many")]
+    #[serde(deserialize_with = "options::one_or_many")]
     pub require: Vec<String>,
     /// A technique the solve path must not use (repeat or separate with commas).
     #[cfg_attr(
         feature = "clap",
         arg(long, value_name = "TECHNIQUE", value_delimiter = ',')
     )]
-    #[serde(deserialize_with = "one_or_many")]
+    #[serde(deserialize_with = "options::one_or_many")]
     pub forbid: Vec<String>,
     /// The largest number of cages a cage-combination step may combine (2 to 8).
     #[cfg_attr(
@@ -184,7 +190,7 @@ pub struct GenerateOptions {
             long,
             value_name = "N",
             allow_hyphen_values = true,
-            default_value_t = 10_000
+            default_value_t = GenerateOptions::default().max_tries
         )
     )]
     pub max_tries: u64,
@@ -315,20 +321,6 @@ impl GenerateOptions {
                 .transpose()?,
         })
     }
-}
-
-/// A list of strings, or one string (`require="fish"` as `["fish"]`).
-fn one_or_many<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<String>, D::Error> {
-    #[derive(Deserialize)]
-    #[serde(untagged)]
-    enum OneOrMany {
-        One(String),
-        Many(Vec<String>),
-    }
-    Ok(match OneOrMany::deserialize(d)? {
-        OneOrMany::One(s) => vec![s],
-        OneOrMany::Many(v) => v,
-    })
 }
 
 /// A number as an error quotes it.

@@ -161,6 +161,21 @@ pub fn number_in(
     }
 }
 
+/// A list of strings, or one string: how every front end gives a list option
+/// (`disable="fish"` reads as `["fish"]`), for serde's `deserialize_with`.
+pub fn one_or_many<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Vec<String>, D::Error> {
+    #[derive(serde::Deserialize)]
+    #[serde(untagged)]
+    enum OneOrMany {
+        One(String),
+        Many(Vec<String>),
+    }
+    Ok(match serde::Deserialize::deserialize(d)? {
+        OneOrMany::One(s) => vec![s],
+        OneOrMany::Many(v) => v,
+    })
+}
+
 /// A number as a person writes it: `nan`, `inf`, `1e300`, `2.5`.
 struct Shown(f64);
 

@@ -108,6 +108,12 @@ impl Puzzle {
         (slf.get_type(), (p.source.clone(), p.imported.format.name()))
     }
 
+    /// The empty grid as SVG, which Jupyter shows in place of the puzzle's repr
+    /// (what `render_svg(p)` draws).
+    fn _repr_svg_(&self) -> String {
+        kenken_render::Picture::new(self.grid()).svg()
+    }
+
     /// The grid's side: 3 to 16.
     #[getter]
     fn size(&self) -> usize {

@@ -209,3 +209,18 @@ def test_techniques_are_the_ladder(grader):
     table = run_grader(grader, "techniques").stdout.decode().split("\n\n")[0]
     ids = [line.split()[0] for line in table.splitlines()[1:] if not line.startswith(" ")]
     assert [t["id"] for t in kenken.techniques()] == ids
+
+
+def test_a_puzzle_shows_as_its_grid_in_jupyter():
+    p = kenken.read("4:_a_5a_bac_a__,d2m12a5m8s2d2s1")
+    assert p._repr_svg_() == kenken.render_svg(p)
+
+
+def test_rows_go_into_a_dataframe():
+    pandas = pytest.importorskip("pandas")
+    rows = list(kenken.grade_many(["3:_a_aa_aa,s1m3a6m6", "garbage"], mode="n"))
+    df = kenken.dataframe(rows)
+    assert isinstance(df, pandas.DataFrame)
+    assert list(df["status"]) == ["solved", "invalid"]
+    assert df["max"][0] == 1.0 and pandas.isna(df["max"][1])
+    assert set(df.columns) == set(rows[0]) | set(rows[1])

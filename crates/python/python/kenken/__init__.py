@@ -10,8 +10,12 @@ solve them exhaustively, generate them at a rating, and draw them.
 1.0
 
 Batches: :func:`grade_many` grades any iterable in parallel (GIL released,
-rows in input order); :mod:`kenken.dask` runs files of puzzles on a Dask cluster.
+rows in input order); :func:`dataframe` turns rows into a pandas DataFrame;
+:mod:`kenken.dask` runs files of puzzles on a Dask cluster. In Jupyter a
+:class:`Puzzle` shows as its grid.
 """
+
+from typing import Any, Iterable
 
 from . import errors
 from .errors import (
@@ -38,8 +42,27 @@ from ._kenken import (
     techniques,
 )
 
+
+
+def dataframe(rows: Iterable[dict[str, Any]]) -> Any:
+    """The rows of :func:`grade_many` (or :func:`grade`, :func:`generate`, …) as a
+    pandas DataFrame, one row per puzzle in their order, one column per field; a
+    field a row lacks (``max`` of an ``invalid`` row) is missing there. Needs pandas
+    (``pip install './crates/python[pandas]'``); an ImportError says so otherwise.
+    """
+    try:
+        import pandas
+    except ImportError as e:
+        raise ImportError(
+            "kenken.dataframe needs pandas: pip install pandas (or the package's "
+            "[pandas] extra)"
+        ) from e
+    return pandas.DataFrame.from_records(list(rows))
+
+
 __all__ = [
     "__version__",
+    "dataframe",
     "Puzzle",
     "Cage",
     "RowStream",

@@ -32,6 +32,8 @@ class Puzzle:
     copy as their text and format."""
 
     def __init__(self, text: str, format: Optional[str] = None) -> None: ...
+    def _repr_svg_(self) -> str:
+        """The empty grid as SVG (how Jupyter shows a puzzle)."""
     @property
     def size(self) -> int: ...
     @property
