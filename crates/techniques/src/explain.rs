@@ -5,10 +5,10 @@
 //! ladder step before it ([`Step::echoes`]). Every name is in the grid's labels
 //! ([`labels`](crate::labels)).
 
-use crate::labels::{self, and_list, cage_with_clue, parity, region, row_letter};
-use crate::step::{fish_name, subset_name, Axis, CageCut, Reason, Slice, Step, Total};
+use crate::labels::{self, and_list, cage_with_clue, region, row_letter};
+use crate::step::{fish_name, subset_name, NakedSingle, Reason, Step};
 use crate::Layout;
-use kenken_model::{CageId, CellId, Digit, Digits, Product, Puzzle, RegionKind, Size};
+use kenken_model::{CageId, CellId, Digit, Digits, Puzzle, RegionKind, Size};
 
 /// What a step rests on: the lines, cages and cells to look at, and the digits the
 /// reasoning is about. A picture highlights them; a hint names them.
@@ -23,99 +23,40 @@ pub struct Evidence {
     pub digits: Digits,
 }
 
+/// The words of one technique's steps. Each technique's reason type implements
+/// it in the technique's own file, beside the code that finds the step; what
+/// they share (names, lists, plurals) is in this module and in
+/// [`labels`](crate::labels).
+pub(crate) trait Words {
+    /// The one-line text in the reference solver's wording: `r2c3` cells, cages
+    /// by 0-based number ([`Step::text`]).
+    fn reference_text(&self, step: &Step, size: Size) -> String;
+    /// The one-line text in the grid's names ([`Step::labelled_text`]).
+    fn labelled_text(&self, step: &Step, puzzle: &Puzzle) -> String;
+    /// Why the step holds and what it removes, in plain English
+    /// ([`Step::explanation`]).
+    fn explanation(&self, step: &Step, layout: &Layout) -> String;
+    /// Where to look, without saying what is there ([`Step::nudge`]).
+    fn nudge(&self, puzzle: &Puzzle) -> String;
+    /// What the step rests on ([`Step::evidence`]); cells are sorted after.
+    fn evidence(&self, step: &Step, puzzle: &Puzzle, evidence: &mut Evidence);
+}
+
 impl Step {
     /// The technique's name for this step: `Hidden pair`, `X-Wing`, `Claiming
     /// candidates`, …
     pub fn technique_name(&self) -> String {
         match &self.reason {
-            Reason::HiddenSubset { digits, .. } => subset_name(digits.len()),
-            Reason::Fish { base, .. } => fish_name(base.len()),
+            Reason::HiddenSubset(r) => subset_name(r.digits.len()),
+            Reason::Fish(r) => fish_name(r.base.len()),
             _ => self.technique.name().to_string(),
         }
     }
 
     /// What the step rests on (see [`Evidence`]).
     pub fn evidence(&self, puzzle: &Puzzle) -> Evidence {
-        let size = puzzle.size();
         let mut e = Evidence::default();
-        match &self.reason {
-            Reason::NakedSingle { cell, digit } => {
-                e.cells.push(*cell);
-                e.digits.insert(*digit);
-            }
-            Reason::HiddenSingle {
-                region,
-                cell,
-                digit,
-            } => {
-                e.regions.push(*region);
-                e.cells.push(*cell);
-                e.digits.insert(*digit);
-            }
-            Reason::Claiming {
-                region,
-                digit,
-                cage,
-                cells,
-            } => {
-                e.regions.push(*region);
-                e.cages.push(*cage);
-                e.cells.extend(cells);
-                e.digits.insert(*digit);
-            }
-            Reason::Pointing { cage, forced, .. } => {
-                e.cages.push(*cage);
-                for &(d, r) in forced {
-                    e.digits.insert(d);
-                    if !e.regions.contains(&r) {
-                        e.regions.push(r);
-                    }
-                }
-                let in_forced = |c: &&CellId| e.regions.iter().any(|&r| in_region(puzzle, r, **c));
-                let cells: Vec<CellId> = puzzle
-                    .cage(*cage)
-                    .cells
-                    .iter()
-                    .filter(in_forced)
-                    .copied()
-                    .collect();
-                e.cells = cells;
-            }
-            Reason::HiddenSubset {
-                region,
-                digits,
-                cells,
-            } => {
-                e.regions.push(*region);
-                e.cells.extend(cells);
-                e.digits = *digits;
-            }
-            Reason::Fish { digit, base, cover } => {
-                e.regions.extend(base);
-                e.regions.extend(cover);
-                e.cells = size
-                    .cells()
-                    .filter(|&c| {
-                        base.iter().any(|&r| in_region(puzzle, r, c))
-                            && cover.iter().any(|&r| in_region(puzzle, r, c))
-                    })
-                    .collect();
-                e.digits.insert(*digit);
-            }
-            Reason::RegionTotal { slice, unknown, .. } => {
-                e.regions = labels::slice_regions(slice);
-                e.cages.extend(unknown);
-                e.cells = cells_in_slice(puzzle, slice, unknown);
-            }
-            Reason::RegionParity { slice, cage, .. } => {
-                e.regions = labels::slice_regions(slice);
-                e.cages.push(*cage);
-                e.cells = cells_in_slice(puzzle, slice, &[*cage]);
-            }
-            Reason::CageCombination { cages } => {
-                e.cages.extend(cages);
-            }
-        }
+        self.reason.words().evidence(self, puzzle, &mut e);
         e.cells.sort_unstable();
         e.cells.dedup();
         e
@@ -127,7 +68,9 @@ impl Step {
     /// the propagation after it places). Explanations fold it away.
     pub fn echoes(&self, ladder_step: &Step) -> bool {
         match self.reason {
-            Reason::NakedSingle { cell, digit } => ladder_step.placements.contains(&(cell, digit)),
+            Reason::NakedSingle(NakedSingle { cell, digit }) => {
+                ladder_step.placements.contains(&(cell, digit))
+            }
             _ => false,
         }
     }
@@ -153,278 +96,18 @@ impl Step {
     /// A hint that points at where to look without saying what is there: `Look at
     /// row C: where can each of its missing digits go?`
     pub fn nudge(&self, puzzle: &Puzzle) -> String {
-        let size = puzzle.size();
-        match &self.reason {
-            Reason::NakedSingle { cell, .. } => format!(
-                "Look at {}: how many digits can it still hold?",
-                labels::cell(size, *cell)
-            ),
-            Reason::HiddenSingle { region: r, .. } => {
-                format!(
-                    "Look at {}: where can each of its missing digits go?",
-                    region(*r)
-                )
-            }
-            Reason::Claiming { region: r, .. } => format!(
-                "Look at {}: are the places left for one of its digits all in one cage?",
-                region(*r)
-            ),
-            Reason::Pointing { cage, .. } => format!(
-                "Look at {}: which digits must it put in one line?",
-                cage_with_clue(puzzle, *cage)
-            ),
-            Reason::HiddenSubset { region: r, .. } => format!(
-                "Look at {}: which of its digits have only a few places left?",
-                region(*r)
-            ),
-            Reason::Fish { base, .. } => format!(
-                "Look at {}: where can one digit go in each of them?",
-                sentence_lines(base)
-            ),
-            Reason::RegionTotal { slice, target, .. } => match target {
-                Total::Sum(_) => format!(
-                    "Look at what {} {} up to.",
-                    sentence_slice(slice),
-                    add(slice)
-                ),
-                Total::Product(_) => format!(
-                    "Look at what {} {} to.",
-                    sentence_slice(slice),
-                    multiply(slice)
-                ),
-            },
-            Reason::RegionParity { slice, .. } => format!(
-                "Look at what {} {} up to: odd or even?",
-                sentence_slice(slice),
-                add(slice)
-            ),
-            Reason::CageCombination { cages } => format!(
-                "Look at how {} fit together.",
-                labels::cages_in_sentence(puzzle, cages)
-            ),
-        }
+        self.reason.words().nudge(puzzle)
     }
 
     /// The step explained in plain English from its data: which line, which cages,
     /// which digits, why, and what it removes.
     pub fn explanation(&self, layout: &Layout) -> String {
-        let puzzle = layout.puzzle();
-        let size = puzzle.size();
-        let cell = |c: CellId| labels::cell(size, c);
-        let why = match &self.reason {
-            Reason::NakedSingle { cell: c, digit } => {
-                let around = if puzzle.is_kendoku() {
-                    "its row, its column, its box or its cage"
-                } else {
-                    "its row, its column or its cage"
-                };
-                return format!(
-                    "Only {digit} is left for {} (every other digit is ruled out by \
-                     {around}), so {} is {digit}.",
-                    cell(*c),
-                    cell(*c),
-                );
-            }
-            Reason::HiddenSingle {
-                region: r,
-                cell: c,
-                digit,
-            } => {
-                return format!(
-                    "{} needs a {digit}, and {} is the only cell of it that can still hold \
-                     one. So {} is {digit}.",
-                    capitalised(&region(*r)),
-                    cell(*c),
-                    cell(*c)
-                );
-            }
-            Reason::Claiming {
-                region: r,
-                digit,
-                cage,
-                cells,
-            } => {
-                let (before, after) = self.counts(*cage);
-                let gone = before - after;
-                format!(
-                    "{} needs a {digit}, and every cell of it that can still hold one is in \
-                     {}, whose cells there are {}. So that cage must put a {digit} in {}: \
-                     its {} without one there {}, from {before} to {after}.",
-                    capitalised(&region(*r)),
-                    cage_with_clue(puzzle, *cage),
-                    and_list(cells.iter().map(|&c| cell(c)).collect()),
-                    or_list(size, cells),
-                    plural(gone, "combination", "combinations"),
-                    go(gone),
-                )
-            }
-            Reason::Pointing { cage, forced, .. } => {
-                let lines = labels::forced_by_line(forced);
-                let puts: Vec<String> = lines
-                    .iter()
-                    .map(|(r, ds)| {
-                        let each: Vec<String> = ds.iter().map(|d| format!("a {d}")).collect();
-                        format!("{} in {}", and_list(each), region(*r))
-                    })
-                    .collect();
-                let rest = match lines.as_slice() {
-                    [(r, ds)] if ds.len() == 1 => format!(
-                        "so the {d} of {line} is inside the cage, and no other cell of {line} \
-                         can be {d}",
-                        d = ds[0],
-                        line = region(*r),
-                    ),
-                    [(r, _)] => format!(
-                        "so those digits of {line} are inside the cage, and no other cell of \
-                         {line} can hold them",
-                        line = region(*r),
-                    ),
-                    _ => "so each of those digits is inside the cage for its line, and no \
-                          other cell of that line can hold it"
-                        .to_string(),
-                };
-                format!(
-                    "Every combination still possible for {} puts {}, {rest}.",
-                    cage_with_clue(puzzle, *cage),
-                    and_list(puts)
-                )
-            }
-            Reason::HiddenSubset {
-                region: r,
-                digits,
-                cells,
-            } => {
-                let k = number(digits.len());
-                format!(
-                    "In {}, the digits {} can only go in {}. {} digits for {} cells: those \
-                     cells hold {} between them, so every other candidate goes from them.",
-                    region(*r),
-                    labels::digits(digits.iter()),
-                    labels::and_list(cells.iter().map(|&c| cell(c)).collect()),
-                    capitalised(k),
-                    k,
-                    labels::digits(digits.iter()),
-                )
-            }
-            Reason::Fish { digit, base, cover } => {
-                let (k, base, cover) = (
-                    number(base.len()),
-                    sentence_lines(base),
-                    sentence_lines(cover),
-                );
-                format!(
-                    "In {base}, {digit} can only go in {cover}. Each of those {k} lines needs \
-                     a {digit}, so their {k} {digit}s fill {cover} between them, and no other \
-                     cell of {cover} can be {digit}."
-                )
-            }
-            Reason::RegionTotal {
-                slice,
-                target,
-                required,
-                unknown,
-            } => {
-                let parts = if unknown.len() == 1 {
-                    format!(
-                        "for the cells of {} in {}",
-                        cage_with_clue(puzzle, unknown[0]),
-                        it_or_them(slice)
-                    )
-                } else {
-                    let named: Vec<String> =
-                        unknown.iter().map(|&c| cage_with_clue(puzzle, c)).collect();
-                    format!(
-                        "for the cells of {} in {}, together",
-                        and_list(named),
-                        it_or_them(slice)
-                    )
-                };
-                let cuts: Vec<String> = self
-                    .cuts
-                    .iter()
-                    .map(|cut| {
-                        let sums = removed_totals(layout, slice, cut, target);
-                        format!(
-                            "{} loses the {} that {} {} there, from {} to {}",
-                            labels::cage(puzzle, cut.cage),
-                            plural(cut.removed.len(), "combination", "combinations"),
-                            if cut.removed.len() == 1 {
-                                "gives"
-                            } else {
-                                "give"
-                            },
-                            or_numbers(&sums),
-                            cut.before,
-                            cut.after
-                        )
-                    })
-                    .collect();
-                let fits = if unknown.len() == 1 {
-                    "Any other total there is impossible".to_string()
-                } else {
-                    "Only some of their possible totals can make that up together".to_string()
-                };
-                let (known, verb) = match (target, required) {
-                    (Total::Sum(t), Total::Sum(r)) => ((t - r).to_string(), "add up to"),
-                    (Total::Product(t), Total::Product(r)) => (
-                        t.divided_by(*r).map_or_else(String::new, |k| k.to_string()),
-                        "multiply to",
-                    ),
-                    _ => unreachable!("a slice's target and requirement are alike"),
-                };
-                format!(
-                    "{}. The parts of the other cages in {} are known and {verb} {known}, \
-                     which leaves {required} {parts}. {fits}: {}.",
-                    slice_total(puzzle.size(), slice, *target),
-                    it_or_them(slice),
-                    and_list(cuts)
-                )
-            }
-            Reason::RegionParity {
-                slice,
-                target,
-                cage,
-                odd,
-            } => {
-                let cut = self.cuts.iter().find(|c| c.cage == *cage);
-                let (before, after) = self.counts(*cage);
-                let gone = cut.map_or(0, |c| c.removed.len());
-                format!(
-                    "{}, an {} number. Every other cage's part in {} has a known parity, so \
-                     the cells of {} in {} must add up to an {} number: its {} giving an {} \
-                     total there {}, from {before} to {after}.",
-                    slice_total(puzzle.size(), slice, Total::Sum(*target)),
-                    parity(target % 2 == 1),
-                    it_or_them(slice),
-                    cage_with_clue(puzzle, *cage),
-                    it_or_them(slice),
-                    parity(*odd),
-                    plural(gone, "combination", "combinations"),
-                    parity(!*odd),
-                    go(gone),
-                )
-            }
-            Reason::CageCombination { cages } => {
-                let named: Vec<String> = cages.iter().map(|&c| cage_with_clue(puzzle, c)).collect();
-                let cuts: Vec<String> = self
-                    .cuts
-                    .iter()
-                    .map(|cut| cut_phrase(layout, cut))
-                    .collect();
-                format!(
-                    "{} are linked by the lines they share, so their combinations must fit \
-                     together without repeating a digit in a line. {}.",
-                    capitalised(&and_list(named)),
-                    capitalised(&and_list(cuts)),
-                )
-            }
-        };
-        format!("{why} {}", self.removals(size))
+        self.reason.words().explanation(self, layout)
     }
 
     /// `This removes 5 from E1 and E2, and 3 from F4.`, or what a step that removes
     /// no candidate yet still does.
-    fn removals(&self, size: Size) -> String {
+    pub(crate) fn removals(&self, size: Size) -> String {
         if self.eliminations.is_empty() {
             return "No candidate goes yet, but fewer cage combinations are left.".to_string();
         }
@@ -458,7 +141,7 @@ impl Step {
 }
 
 /// Whether a cell lies in a region.
-fn in_region(puzzle: &Puzzle, region: RegionKind, cell: CellId) -> bool {
+pub(crate) fn in_region(puzzle: &Puzzle, region: RegionKind, cell: CellId) -> bool {
     let size = puzzle.size();
     match region {
         RegionKind::Row(r) => size.row(cell) == r,
@@ -467,134 +150,8 @@ fn in_region(puzzle: &Puzzle, region: RegionKind, cell: CellId) -> bool {
     }
 }
 
-/// The cells of `cages` inside the slice, reading order.
-fn cells_in_slice(puzzle: &Puzzle, slice: &Slice, cages: &[CageId]) -> Vec<CellId> {
-    let regions = labels::slice_regions(slice);
-    cages
-        .iter()
-        .flat_map(|&c| puzzle.cage(c).cells.iter().copied())
-        .filter(|&c| regions.iter().any(|&r| in_region(puzzle, r, c)))
-        .collect()
-}
-
-/// The distinct sums, inside the slice, of the combinations a cut removes.
-fn removed_totals(layout: &Layout, slice: &Slice, cut: &CageCut, like: &Total) -> Vec<Total> {
-    let puzzle = layout.puzzle();
-    let regions = labels::slice_regions(slice);
-    let inside: Vec<bool> = layout
-        .cage_cells(cut.cage)
-        .iter()
-        .map(|&c| regions.iter().any(|&r| in_region(puzzle, r, c)))
-        .collect();
-    let mut totals: Vec<Total> = cut
-        .removed
-        .iter()
-        .map(|&i| {
-            let digits = layout
-                .combination(cut.cage, i as usize)
-                .iter()
-                .zip(&inside)
-                .filter(|(_, &inside)| inside)
-                .map(|(&d, _)| d);
-            match like {
-                Total::Sum(_) => Total::Sum(digits.map(u32::from).sum()),
-                Total::Product(_) => Total::Product(Product::of_digits(digits)),
-            }
-        })
-        .collect();
-    totals.sort_unstable_by_key(|t| match t {
-        Total::Sum(s) => u128::from(*s),
-        Total::Product(p) => p.value().unwrap_or(u128::MAX),
-    });
-    totals.dedup();
-    totals
-}
-
-/// The most removed combinations an explanation lists one by one.
-const LISTED_COMBINATIONS: usize = 4;
-
-/// `cage B3 (12×) loses 2 combinations (3, 4, 1 and 4, 3, 1 for B3, C3, C4) that
-/// no choice for the others fits, from 6 to 4`.
-fn cut_phrase(layout: &Layout, cut: &CageCut) -> String {
-    let puzzle = layout.puzzle();
-    let size = puzzle.size();
-    let cells = layout.cage_cells(cut.cage);
-    let listed = if cut.removed.len() <= LISTED_COMBINATIONS {
-        let combos: Vec<String> = cut
-            .removed
-            .iter()
-            .map(|&i| {
-                let digits: Vec<String> = layout
-                    .combination(cut.cage, i as usize)
-                    .iter()
-                    .map(|d| d.to_string())
-                    .collect();
-                digits.join(", ")
-            })
-            .collect();
-        format!(" ({} for {})", and_list(combos), labels::cells(size, cells))
-    } else {
-        String::new()
-    };
-    format!(
-        "{} loses {}{listed} that no choice for the others fits, from {} to {}",
-        cage_with_clue(puzzle, cut.cage),
-        plural(cut.removed.len(), "combination", "combinations"),
-        cut.before,
-        cut.after
-    )
-}
-
-/// `Column 4 holds 1 to 4 once, so it adds up to 10`, or for several lines `Every
-/// row holds 1 to 4 once and adds up to 10, so rows C and D add up to 20`.
-fn slice_total(size: Size, slice: &Slice, target: Total) -> String {
-    let n = size.get();
-    let (one, several) = match target {
-        Total::Sum(_) => ("adds up to", "add up to"),
-        Total::Product(_) => ("multiplies to", "multiply to"),
-    };
-    if slice.count == 1 {
-        return format!(
-            "{} holds 1 to {n} once, so it {one} {target}",
-            capitalised(&sentence_slice(slice))
-        );
-    }
-    let word = match slice.axis {
-        Axis::Rows => "row",
-        Axis::Cols => "column",
-        Axis::Boxes => "box",
-    };
-    let line = match target {
-        Total::Sum(_) => size.line_total().to_string(),
-        Total::Product(_) => Product::factorial_power(n, 1).to_string(),
-    };
-    format!(
-        "Every {word} holds 1 to {n} once and {one} {line}, so {} {several} {target}",
-        sentence_slice(slice),
-    )
-}
-
-/// The verb for a slice's product: `multiplies` for one line, `multiply` for
-/// several.
-fn multiply(slice: &Slice) -> &'static str {
-    if slice.count == 1 {
-        "multiplies"
-    } else {
-        "multiply"
-    }
-}
-
-/// The verb for a slice: `adds` for one line, `add` for several.
-fn add(slice: &Slice) -> &'static str {
-    if slice.count == 1 {
-        "adds"
-    } else {
-        "add"
-    }
-}
-
 /// The verb for combinations going: `goes` for one, `go` for several.
-fn go(count: usize) -> &'static str {
+pub(crate) fn go(count: usize) -> &'static str {
     if count == 1 {
         "goes"
     } else {
@@ -602,13 +159,8 @@ fn go(count: usize) -> &'static str {
     }
 }
 
-/// A slice as a sentence's subject: `row C`, `rows C and D`.
-fn sentence_slice(slice: &Slice) -> String {
-    sentence_lines(&labels::slice_regions(slice))
-}
-
 /// Lines of one kind in a sentence: `row C`, `rows C and D`, `columns 2, 4 and 5`.
-fn sentence_lines(kinds: &[RegionKind]) -> String {
+pub(crate) fn sentence_lines(kinds: &[RegionKind]) -> String {
     if let [one] = kinds {
         return region(*one);
     }
@@ -627,26 +179,18 @@ fn sentence_lines(kinds: &[RegionKind]) -> String {
     format!("{word} {}", and_list(names))
 }
 
-fn it_or_them(slice: &Slice) -> &'static str {
-    if slice.count == 1 {
-        "it"
-    } else {
-        "them"
-    }
-}
-
 /// `B3`, `B3 or B4`, `B3, B4 or B5`.
-fn or_list(size: Size, cells: &[CellId]) -> String {
+pub(crate) fn or_list(size: Size, cells: &[CellId]) -> String {
     let names: Vec<String> = cells.iter().map(|&c| labels::cell(size, c)).collect();
     or_words(names)
 }
 
 /// `7`, `7 or 11`.
-fn or_numbers(values: &[impl ToString]) -> String {
+pub(crate) fn or_numbers(values: &[impl ToString]) -> String {
     or_words(values.iter().map(|v| v.to_string()).collect())
 }
 
-fn or_words(mut words: Vec<String>) -> String {
+pub(crate) fn or_words(mut words: Vec<String>) -> String {
     match words.len() {
         0 => String::new(),
         1 => words.pop().unwrap_or_default(),
@@ -658,7 +202,7 @@ fn or_words(mut words: Vec<String>) -> String {
 }
 
 /// `1 combination`, `3 combinations`.
-fn plural(count: usize, one: &str, many: &str) -> String {
+pub(crate) fn plural(count: usize, one: &str, many: &str) -> String {
     if count == 1 {
         format!("1 {one}")
     } else {
@@ -667,7 +211,7 @@ fn plural(count: usize, one: &str, many: &str) -> String {
 }
 
 /// `two`, `three`, … (a digit count: at most 16).
-fn number(k: usize) -> &'static str {
+pub(crate) fn number(k: usize) -> &'static str {
     const WORDS: [&str; 17] = [
         "no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
         "eleven", "twelve", "thirteen", "fourteen", "fifteen", "sixteen",
@@ -676,7 +220,7 @@ fn number(k: usize) -> &'static str {
 }
 
 /// The text with its first letter in capitals.
-fn capitalised(text: &str) -> String {
+pub(crate) fn capitalised(text: &str) -> String {
     let mut chars = text.chars();
     match chars.next() {
         Some(first) => first.to_uppercase().chain(chars).collect(),

@@ -503,7 +503,8 @@ impl Summary {
         self.max = self.max.max(step.rating);
         self.total = self.total + step.rating;
         self.ladder_steps += 1;
-        if let crate::Reason::CageCombination { cages } = &step.reason {
+        if let crate::Reason::CageCombination(crate::step::CageCombination { cages }) = &step.reason
+        {
             self.depth = self.depth.max(cages.len());
         }
     }

@@ -9,7 +9,7 @@
 //! solver's wording, with 0-based cage numbers and `r2c3` cells, stays
 //! [`Step::text`].
 
-use crate::step::{fish_name, subset_name, Axis, Reason, Slice, Step, Total};
+use crate::step::{Axis, Slice, Step};
 use kenken_model::{Cage, CageId, CellId, Digit, Op, Puzzle, RegionKind, Size};
 
 /// A row's letter: `A` for the top row.
@@ -141,127 +141,11 @@ impl Step {
     /// to 5`. The same facts as [`Step::text`], which keeps the reference solver's
     /// names.
     pub fn labelled_text(&self, puzzle: &Puzzle) -> String {
-        let size = puzzle.size();
-        let name = self.technique.name();
-        match &self.reason {
-            Reason::NakedSingle { cell: c, digit } => {
-                format!("Naked single: {digit} in {}", cell(size, *c))
-            }
-            Reason::HiddenSingle {
-                region: r,
-                cell: c,
-                digit,
-            } => format!(
-                "Hidden single: {digit} in {} ({})",
-                cell(size, *c),
-                region(*r)
-            ),
-            Reason::Claiming {
-                digit,
-                cage: id,
-                cells: cs,
-                ..
-            } => {
-                let (before, after) = self.counts(*id);
-                format!(
-                    "Claiming candidates: {} must contain {digit} in {}: from {before} combinations to {after}",
-                    cage(puzzle, *id),
-                    cells(size, cs)
-                )
-            }
-            Reason::Pointing {
-                cage: id,
-                forced,
-                cells: cs,
-            } => {
-                let forced: Vec<String> = forced_by_line(forced)
-                    .into_iter()
-                    .map(|(r, ds)| {
-                        let ds: Vec<String> = ds.iter().map(|d| d.to_string()).collect();
-                        format!("{} in {}", ds.join(", "), region(r))
-                    })
-                    .collect();
-                format!(
-                    "Pointing candidates: all combinations for {} contain {}; eliminations in {}",
-                    cage(puzzle, *id),
-                    forced.join(", "),
-                    cells(size, cs)
-                )
-            }
-            Reason::HiddenSubset {
-                region: r,
-                digits: ds,
-                cells: cs,
-            } => {
-                let ds: Vec<String> = ds.iter().map(|d| d.to_string()).collect();
-                format!(
-                    "{}: {} in {} ({})",
-                    subset_name(ds.len()),
-                    ds.join(", "),
-                    cells(size, cs),
-                    region(*r)
-                )
-            }
-            Reason::Fish { digit, base, cover } => format!(
-                "{}: {digit} in {}, {}",
-                fish_name(base.len()),
-                lines(base),
-                lines(cover)
-            ),
-            Reason::RegionTotal {
-                slice: s,
-                target,
-                required,
-                unknown,
-            } => format!(
-                "Region {}: {} must {verb} to {target}; {}'s cells within {} must {verb} to {required}; {}",
-                match target {
-                    Total::Sum(_) => "sum",
-                    Total::Product(_) => "product",
-                },
-                slice(s),
-                cages(puzzle, unknown),
-                if s.count == 1 { "it" } else { "them" },
-                self.labelled_reduction(puzzle, unknown.len() == 1),
-                verb = match target {
-                    Total::Sum(_) => "sum",
-                    Total::Product(_) => "multiply",
-                },
-            ),
-            Reason::RegionParity {
-                slice: s,
-                target,
-                cage: id,
-                odd,
-            } => format!(
-                "Region parity: {} must sum to an {} number; {}'s cells within {} must sum to an {} number; {}",
-                slice(s),
-                parity(target % 2 == 1),
-                cage(puzzle, *id),
-                if s.count == 1 { "it" } else { "them" },
-                parity(*odd),
-                self.labelled_reduction(puzzle, true)
-            ),
-            Reason::CageCombination { cages: ids } => {
-                let cut: Vec<CageId> = self.cuts.iter().map(|c| c.cage).collect();
-                let (verb, respectively) = if cut.len() == 1 {
-                    ("has", "")
-                } else {
-                    ("have", " respectively")
-                };
-                format!(
-                    "{name}: {} interact such that {} {verb} incongruous combinations; reduced from {} to {} combinations{respectively}",
-                    cages(puzzle, ids),
-                    cages(puzzle, &cut),
-                    self.cut_counts(|c| c.before),
-                    self.cut_counts(|c| c.after),
-                )
-            }
-        }
+        self.reason.words().labelled_text(self, puzzle)
     }
 
     /// One count per cut: `6, 14`.
-    fn cut_counts(&self, count: impl Fn(&crate::CageCut) -> usize) -> String {
+    pub(crate) fn cut_counts(&self, count: impl Fn(&crate::CageCut) -> usize) -> String {
         self.cuts
             .iter()
             .map(|c| count(c).to_string())
@@ -271,7 +155,7 @@ impl Step {
 
     /// `reduced from 6 combinations to 2` for the one cage of a `single` cut, else
     /// `cages B3, C1 reduced from 6, 14 combinations to 4, 6`.
-    fn labelled_reduction(&self, puzzle: &Puzzle, single: bool) -> String {
+    pub(crate) fn labelled_reduction(&self, puzzle: &Puzzle, single: bool) -> String {
         if let ([cut], true) = (self.cuts.as_slice(), single) {
             return format!("reduced from {} combinations to {}", cut.before, cut.after);
         }

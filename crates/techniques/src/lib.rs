@@ -45,5 +45,8 @@ pub use layout::Layout;
 pub use options::{Options, MIN_CAGE_SET};
 pub use rating::Rating;
 pub use state::{Contradiction, Halt, State, StateError};
-pub use step::{fish_name, subset_name, Axis, CageCut, Reason, Slice, Step, Total};
+pub use step::{
+    fish_name, subset_name, Axis, CageCombination, CageCut, Claiming, Fish, HiddenSingle,
+    HiddenSubset, NakedSingle, Pointing, Reason, RegionParity, RegionTotal, Slice, Step, Total,
+};
 pub use technique::{Context, Technique, MAX_CAGE_SET};

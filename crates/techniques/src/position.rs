@@ -422,7 +422,7 @@ impl Walk {
         walk.state.forget_changed_cages();
         // Singles in cells with a digit entered are what the solver did already.
         singles.retain(|single| match single.reason {
-            crate::Reason::NakedSingle { cell, .. } => {
+            crate::Reason::NakedSingle(crate::step::NakedSingle { cell, .. }) => {
                 !matches!(position.cells[cell.index()], Written::Digit(_))
             }
             _ => true,
@@ -462,7 +462,9 @@ impl Walk {
     fn queue(&mut self, singles: Vec<Step>) {
         self.shown = shown(&self.state);
         for single in &singles {
-            if let crate::Reason::NakedSingle { cell, digit } = single.reason {
+            if let crate::Reason::NakedSingle(crate::step::NakedSingle { cell, digit }) =
+                single.reason
+            {
                 self.shown[cell.index()] = Shown::Candidates(Digits::single(digit));
             }
         }
@@ -515,7 +517,9 @@ impl Iterator for Walk {
         match self.singles.pop_front() {
             Some(step) => {
                 let before = self.shown.clone();
-                if let crate::Reason::NakedSingle { cell, digit } = step.reason {
+                if let crate::Reason::NakedSingle(crate::step::NakedSingle { cell, digit }) =
+                    step.reason
+                {
                     self.shown[cell.index()] = Shown::Digit(digit);
                 }
                 Some(Frame { before, step })
@@ -632,7 +636,9 @@ mod tests {
                         Shown::Digit(_) => panic!("{id}: {step:?} acts on a placed cell"),
                     }
                 }
-                if let crate::Reason::NakedSingle { cell, digit } = step.reason {
+                if let crate::Reason::NakedSingle(crate::step::NakedSingle { cell, digit }) =
+                    step.reason
+                {
                     assert_eq!(
                         frame.before[cell.index()],
                         Shown::Candidates(Digits::single(digit)),

@@ -2,9 +2,18 @@
 //! removes. Finding a step and applying it are separate, so hints, logs and grading
 //! share the same code, and every step can be checked against the solution.
 
+use crate::explain::Words;
+pub use crate::techniques::cage_combination::CageCombination;
+pub use crate::techniques::claiming::Claiming;
+pub use crate::techniques::fish::Fish;
+pub use crate::techniques::hidden_single::HiddenSingle;
+pub use crate::techniques::hidden_subset::HiddenSubset;
+pub use crate::techniques::naked_single::NakedSingle;
+pub use crate::techniques::pointing::Pointing;
+pub use crate::techniques::region::{RegionParity, RegionTotal};
 use crate::{Rating, TechniqueKind};
-use kenken_model::{CageId, CellId, Digit, Digits, Product, RegionKind, Size};
-use std::fmt::{self, Write};
+use kenken_model::{CageId, CellId, Digit, Product, Size};
+use std::fmt;
 
 /// Combinations struck off one cage.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -69,66 +78,38 @@ impl Slice {
     }
 }
 
-/// Why a step is valid: the cells, cages, digits and lines that justify it.
+/// Why a step is valid: the cells, cages, digits and lines that justify it. Each
+/// technique's reason is its own type, defined in the technique's file with its
+/// words ([`Words`](crate::explain::Words)): the one-line texts, the
+/// explanation, the nudge and the evidence.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Reason {
-    /// A cell with one candidate left.
-    NakedSingle { cell: CellId, digit: Digit },
-    /// `digit` has one place left in `region`.
-    HiddenSingle {
-        region: RegionKind,
-        cell: CellId,
-        digit: Digit,
-    },
-    /// In `region`, every cell that can hold `digit` belongs to `cage`, so the cage
-    /// must put it in one of `cells`: all the cage's cells in `region`, placed or
-    /// not, in the region's order.
-    Claiming {
-        region: RegionKind,
-        digit: Digit,
-        cage: CageId,
-        cells: Vec<CellId>,
-    },
-    /// Every live combination of `cage` puts each (digit, line) of `forced` inside
-    /// the cage, so other cells of that line lose the digit; `cells` are those
-    /// cells. Both in the reference's order (see the pointing technique).
-    Pointing {
-        cage: CageId,
-        forced: Vec<(Digit, RegionKind)>,
-        cells: Vec<CellId>,
-    },
-    /// The k `digits` are confined to the k `cells` of `region`, so those cells
-    /// lose every other digit.
-    HiddenSubset {
-        region: RegionKind,
-        digits: Digits,
-        cells: Vec<CellId>,
-    },
-    /// `digit` in the `base` lines lies only in the `cover` lines.
-    Fish {
-        digit: Digit,
-        base: Vec<RegionKind>,
-        cover: Vec<RegionKind>,
-    },
-    /// The slice adds up (or multiplies) to `target`; the unknown cages' cells
-    /// inside it must make `required`. The cages wholly inside the slice come
-    /// first, then those partly inside, each group in clue order (the cuts follow
-    /// the same order).
-    RegionTotal {
-        slice: Slice,
-        target: Total,
-        required: Total,
-        unknown: Vec<CageId>,
-    },
-    /// Only `cage`'s part of the slice has an unknown parity, so it is forced.
-    RegionParity {
-        slice: Slice,
-        target: u32,
-        cage: CageId,
-        odd: bool,
-    },
-    /// Combinations of one of these cages that no choice for the others supports.
-    CageCombination { cages: Vec<CageId> },
+    NakedSingle(NakedSingle),
+    HiddenSingle(HiddenSingle),
+    Claiming(Claiming),
+    Pointing(Pointing),
+    HiddenSubset(HiddenSubset),
+    Fish(Fish),
+    RegionTotal(RegionTotal),
+    RegionParity(RegionParity),
+    CageCombination(CageCombination),
+}
+
+impl Reason {
+    /// The words of this reason's technique.
+    pub(crate) fn words(&self) -> &dyn Words {
+        match self {
+            Reason::NakedSingle(r) => r,
+            Reason::HiddenSingle(r) => r,
+            Reason::Claiming(r) => r,
+            Reason::Pointing(r) => r,
+            Reason::HiddenSubset(r) => r,
+            Reason::Fish(r) => r,
+            Reason::RegionTotal(r) => r,
+            Reason::RegionParity(r) => r,
+            Reason::CageCombination(r) => r,
+        }
+    }
 }
 
 /// One deduction.
@@ -151,7 +132,7 @@ impl Step {
         Step {
             technique: TechniqueKind::PROPAGATION,
             rating: Rating::ZERO,
-            reason: Reason::NakedSingle { cell, digit },
+            reason: Reason::NakedSingle(NakedSingle { cell, digit }),
             placements: vec![(cell, digit)],
             eliminations: Vec::new(),
             cuts: Vec::new(),
@@ -182,12 +163,12 @@ impl Step {
     /// reserves on its run's budget for it).
     pub fn bytes(&self) -> usize {
         let cells = match &self.reason {
-            Reason::Claiming { cells, .. }
-            | Reason::Pointing { cells, .. }
-            | Reason::HiddenSubset { cells, .. } => cells.len(),
-            Reason::Fish { base, cover, .. } => base.len() + cover.len(),
-            Reason::RegionTotal { unknown, .. } => unknown.len(),
-            Reason::CageCombination { cages } => cages.len(),
+            Reason::Claiming(Claiming { cells, .. })
+            | Reason::Pointing(Pointing { cells, .. })
+            | Reason::HiddenSubset(HiddenSubset { cells, .. }) => cells.len(),
+            Reason::Fish(Fish { base, cover, .. }) => base.len() + cover.len(),
+            Reason::RegionTotal(RegionTotal { unknown, .. }) => unknown.len(),
+            Reason::CageCombination(CageCombination { cages }) => cages.len(),
             _ => 0,
         };
         let removed: usize = self.cuts.iter().map(|c| c.removed.len()).sum();
@@ -205,129 +186,7 @@ impl Step {
 
     /// The one-line description in the reference solver's style, with `r2c3` names.
     pub fn text(&self, size: Size) -> String {
-        let cell = |c: CellId| size.cell_name(c);
-        let cells = |cs: &[CellId]| cs.iter().map(|&c| cell(c)).collect::<Vec<_>>().join(", ");
-        let name = self.technique.name();
-        match &self.reason {
-            Reason::NakedSingle { cell: c, digit } => {
-                format!("Naked single: {digit} in {}", cell(*c))
-            }
-            Reason::HiddenSingle { cell: c, digit, .. } => {
-                format!("Hidden single: {digit} in {}", cell(*c))
-            }
-            Reason::Claiming {
-                digit,
-                cage,
-                cells: cs,
-                ..
-            } => {
-                let (before, after) = self.counts(*cage);
-                format!(
-                    "Claiming candidates: cage {cage} must contain {digit} in {}: from {before} combinations to {after}",
-                    cells(cs)
-                )
-            }
-            Reason::Pointing {
-                cage,
-                forced,
-                cells: cs,
-            } => {
-                let forced: Vec<String> = forced.iter().map(|(d, r)| format!("{d}{r}")).collect();
-                format!(
-                    "Pointing candidates: all combinations for cage {cage} contain {}; eliminations in {}",
-                    forced.join(","),
-                    cells(cs)
-                )
-            }
-            Reason::HiddenSubset { digits, .. } => {
-                let ds: Vec<String> = digits.iter().map(|d| d.to_string()).collect();
-                // The reference names only the cells that lose a digit.
-                let mut losing: Vec<CellId> = Vec::new();
-                for &(c, _) in &self.eliminations {
-                    if !losing.contains(&c) {
-                        losing.push(c);
-                    }
-                }
-                format!(
-                    "{}: {} in {}",
-                    subset_name(digits.len()),
-                    ds.join(", "),
-                    cells(&losing)
-                )
-            }
-            Reason::Fish { digit, base, .. } => {
-                let mut s = format!("{}: {digit} in ", fish_name(base.len()));
-                for (i, r) in base.iter().enumerate() {
-                    let label = r.to_string();
-                    if i == 0 {
-                        s.push_str(&label);
-                    } else {
-                        let _ = write!(s, ", {}", &label[1..]);
-                    }
-                }
-                s
-            }
-            Reason::RegionTotal {
-                slice,
-                target,
-                required,
-                unknown,
-            } => {
-                let which = if unknown.len() == 1 {
-                    format!("cage {}", unknown[0])
-                } else {
-                    format!("cages {}", join(unknown))
-                };
-                let (kind, verb) = match target {
-                    Total::Sum(_) => ("sum", "sum"),
-                    Total::Product(_) => ("product", "multiply"),
-                };
-                let mut s = format!(
-                    "Region {kind}: {} must {verb} to {target}; {which}'s cells within this region must {verb} to {required}; ",
-                    slice.describe()
-                );
-                s.push_str(&self.reduction_text(unknown.len() == 1));
-                s
-            }
-            Reason::RegionParity {
-                slice,
-                target,
-                cage,
-                odd,
-            } => {
-                let parity = |odd: bool| if odd { "Odd" } else { "Even" };
-                let mut s = format!(
-                    "Region parity: {} must sum to {} number; cage {cage}'s cells within this region must sum to {} number; ",
-                    slice.describe(),
-                    parity(target % 2 == 1),
-                    parity(*odd)
-                );
-                s.push_str(&self.reduction_text(true));
-                s
-            }
-            Reason::CageCombination { cages } => {
-                let cut: Vec<CageId> = self.cuts.iter().map(|c| c.cage).collect();
-                let befores: Vec<String> = self.cuts.iter().map(|c| c.before.to_string()).collect();
-                let afters: Vec<String> = self.cuts.iter().map(|c| c.after.to_string()).collect();
-                if cut.len() == 1 {
-                    format!(
-                        "{name}: cages {} interact such that cage {} has incongruous combinations; reduced from {} to {} combinations",
-                        join(cages),
-                        cut[0],
-                        befores[0],
-                        afters[0]
-                    )
-                } else {
-                    format!(
-                        "{name}: cages {} interact such that cages {} have incongruous combinations; reduced from {} to {} combinations respectively",
-                        join(cages),
-                        join(&cut),
-                        befores.join(", "),
-                        afters.join(", ")
-                    )
-                }
-            }
-        }
+        self.reason.words().reference_text(self, size)
     }
 
     /// Live combinations of `cage` before and after the step (0, 0 when it cuts
@@ -342,7 +201,7 @@ impl Step {
 
     /// `reduced from 6 combinations to 2`, or for several cages
     /// `cages 21, 7 reduced from 6, 14 combinations to 4, 6`.
-    fn reduction_text(&self, single: bool) -> String {
+    pub(crate) fn reduction_text(&self, single: bool) -> String {
         if single && self.cuts.len() == 1 {
             let c = &self.cuts[0];
             return format!("reduced from {} combinations to {}", c.before, c.after);
@@ -359,7 +218,7 @@ impl Step {
     }
 }
 
-fn join(cages: &[CageId]) -> String {
+pub(crate) fn join(cages: &[CageId]) -> String {
     cages
         .iter()
         .map(|c| c.to_string())

@@ -2,12 +2,14 @@
 //! belongs to one cage, that cage must put d in one of those cells; its
 //! combinations that do not are dropped.
 
+use crate::explain::{capitalised, go, or_list, plural, Evidence, Words};
+use crate::labels::{self, and_list, cage_with_clue};
 use crate::step::Reason;
 use crate::technique::{kinds, RegionMemo};
 use crate::{Context, Layout, State, Step, Technique, TechniqueKind};
-use kenken_model::{CageId, CellId, Digits, MAX_SIZE};
+use kenken_model::{CageId, CellId, Digit, Digits, Puzzle, RegionKind, Size, MAX_SIZE};
 
-struct Claiming {
+struct ClaimingFinder {
     kind: TechniqueKind,
     /// The regions found barren.
     barren: RegionMemo,
@@ -15,13 +17,13 @@ struct Claiming {
 
 pub(crate) fn finder(_layout: &Layout, kinds_: &[TechniqueKind]) -> Box<dyn Technique> {
     let [kind] = kinds(kinds_);
-    Box::new(Claiming {
+    Box::new(ClaimingFinder {
         kind,
         barren: RegionMemo::default(),
     })
 }
 
-impl Technique for Claiming {
+impl Technique for ClaimingFinder {
     fn find(&mut self, state: &State, ctx: &mut Context, _size: usize) -> Option<Step> {
         let layout = state.layout();
         // Per cage, the digits its unplaced cells in the region being scanned can
@@ -82,12 +84,12 @@ impl Technique for Claiming {
                     return Some(state.step_from_cuts(
                         self.kind,
                         self.kind.rate(1, 1),
-                        Reason::Claiming {
+                        Reason::Claiming(Claiming {
                             region: region.kind,
                             digit: d,
                             cage,
                             cells: on_line,
-                        },
+                        }),
                         vec![cut],
                     ));
                 }
@@ -95,5 +97,73 @@ impl Technique for Claiming {
             self.barren.mark_barren(ctx, r);
         }
         None
+    }
+}
+
+/// In `region`, every cell that can hold `digit` belongs to `cage`, so the cage
+/// must put it in one of `cells`: all the cage's cells in `region`, placed or
+/// not, in the region's order.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Claiming {
+    pub region: RegionKind,
+    pub digit: Digit,
+    pub cage: CageId,
+    pub cells: Vec<CellId>,
+}
+
+impl Words for Claiming {
+    fn reference_text(&self, step: &Step, size: Size) -> String {
+        let (before, after) = step.counts(self.cage);
+        let cells: Vec<String> = self.cells.iter().map(|&c| size.cell_name(c)).collect();
+        format!(
+            "Claiming candidates: cage {} must contain {} in {}: from {before} combinations to {after}",
+            self.cage,
+            self.digit,
+            cells.join(", ")
+        )
+    }
+
+    fn labelled_text(&self, step: &Step, puzzle: &Puzzle) -> String {
+        let (before, after) = step.counts(self.cage);
+        format!(
+            "Claiming candidates: {} must contain {} in {}: from {before} combinations to {after}",
+            labels::cage(puzzle, self.cage),
+            self.digit,
+            labels::cells(puzzle.size(), &self.cells)
+        )
+    }
+
+    fn explanation(&self, step: &Step, layout: &Layout) -> String {
+        let puzzle = layout.puzzle();
+        let size = puzzle.size();
+        let (before, after) = step.counts(self.cage);
+        let gone = before - after;
+        let digit = self.digit;
+        let why = format!(
+            "{} needs a {digit}, and every cell of it that can still hold one is in \
+             {}, whose cells there are {}. So that cage must put a {digit} in {}: \
+             its {} without one there {}, from {before} to {after}.",
+            capitalised(&labels::region(self.region)),
+            cage_with_clue(puzzle, self.cage),
+            and_list(self.cells.iter().map(|&c| labels::cell(size, c)).collect()),
+            or_list(size, &self.cells),
+            plural(gone, "combination", "combinations"),
+            go(gone),
+        );
+        format!("{why} {}", step.removals(size))
+    }
+
+    fn nudge(&self, _puzzle: &Puzzle) -> String {
+        format!(
+            "Look at {}: are the places left for one of its digits all in one cage?",
+            labels::region(self.region)
+        )
+    }
+
+    fn evidence(&self, _step: &Step, _puzzle: &Puzzle, e: &mut Evidence) {
+        e.regions.push(self.region);
+        e.cages.push(self.cage);
+        e.cells.extend(&self.cells);
+        e.digits.insert(self.digit);
     }
 }

@@ -3,10 +3,13 @@
 //! row. Then the same with rows and columns swapped.
 
 use super::subsets::first_tight_subset;
-use crate::step::Reason;
+use crate::explain::{in_region, number, sentence_lines, Evidence, Words};
+use crate::labels;
+use crate::step::{fish_name, Reason};
 use crate::technique::kinds;
 use crate::{Context, Layout, State, Step, Technique, TechniqueKind};
-use kenken_model::{CellId, Digits, RegionKind, MAX_SIZE};
+use kenken_model::{CellId, Digit, Digits, Puzzle, RegionKind, Size, MAX_SIZE};
+use std::fmt::Write;
 use std::ops::RangeInclusive;
 
 /// Fish, and what they keep for a run: per size k and digit d, whether the last search
@@ -14,7 +17,7 @@ use std::ops::RangeInclusive;
 /// of d reads nothing but where d can still go and where it is placed, so while no
 /// cell gains or loses d as a candidate or gets d placed, the search of d would
 /// find nothing again and is skipped. This changes no result, only the time.
-struct Fish {
+struct FishFinder {
     kind: TechniqueKind,
     /// Per k (up to N/2), the digits known barren, as bits.
     barren: [u16; MAX_SIZE / 2 + 1],
@@ -24,14 +27,14 @@ struct Fish {
 
 pub(crate) fn finder(_layout: &Layout, kinds_: &[TechniqueKind]) -> Box<dyn Technique> {
     let [kind] = kinds(kinds_);
-    Box::new(Fish {
+    Box::new(FishFinder {
         kind,
         barren: Default::default(),
         seen: Vec::new(),
     })
 }
 
-impl Fish {
+impl FishFinder {
     /// Forgets what is barren for the digits whose places changed since the last
     /// search, and notes the grid as it is now.
     fn catch_up(&mut self, state: &State) {
@@ -60,7 +63,7 @@ impl Fish {
     }
 }
 
-impl Technique for Fish {
+impl Technique for FishFinder {
     fn sizes(&self, state: &State, _ctx: &Context) -> RangeInclusive<usize> {
         2..=state.n() / 2
     }
@@ -143,14 +146,14 @@ impl Technique for Fish {
                     Some(Step {
                         technique,
                         rating: technique.rate(k, 1),
-                        reason: Reason::Fish {
+                        reason: Reason::Fish(Fish {
                             digit: d,
                             base: base.iter().map(|&l| kind(l, true)).collect(),
                             cover: (0..n)
                                 .filter(|a| cover & (1 << a) != 0)
                                 .map(|a| kind(a, false))
                                 .collect(),
-                        },
+                        }),
                         placements: Vec::new(),
                         eliminations,
                         cuts: Vec::new(),
@@ -163,5 +166,74 @@ impl Technique for Fish {
             mem.barren[k] |= bit;
         }
         None
+    }
+}
+
+/// `digit` in the `base` lines lies only in the `cover` lines.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Fish {
+    pub digit: Digit,
+    pub base: Vec<RegionKind>,
+    pub cover: Vec<RegionKind>,
+}
+
+impl Words for Fish {
+    fn reference_text(&self, _step: &Step, _size: Size) -> String {
+        let mut s = format!("{}: {} in ", fish_name(self.base.len()), self.digit);
+        for (i, r) in self.base.iter().enumerate() {
+            let label = r.to_string();
+            if i == 0 {
+                s.push_str(&label);
+            } else {
+                let _ = write!(s, ", {}", &label[1..]);
+            }
+        }
+        s
+    }
+
+    fn labelled_text(&self, _step: &Step, _puzzle: &Puzzle) -> String {
+        format!(
+            "{}: {} in {}, {}",
+            fish_name(self.base.len()),
+            self.digit,
+            labels::lines(&self.base),
+            labels::lines(&self.cover)
+        )
+    }
+
+    fn explanation(&self, step: &Step, layout: &Layout) -> String {
+        let (k, base, cover) = (
+            number(self.base.len()),
+            sentence_lines(&self.base),
+            sentence_lines(&self.cover),
+        );
+        let digit = self.digit;
+        format!(
+            "In {base}, {digit} can only go in {cover}. Each of those {k} lines needs \
+             a {digit}, so their {k} {digit}s fill {cover} between them, and no other \
+             cell of {cover} can be {digit}. {}",
+            step.removals(layout.puzzle().size())
+        )
+    }
+
+    fn nudge(&self, _puzzle: &Puzzle) -> String {
+        format!(
+            "Look at {}: where can one digit go in each of them?",
+            sentence_lines(&self.base)
+        )
+    }
+
+    fn evidence(&self, _step: &Step, puzzle: &Puzzle, e: &mut Evidence) {
+        e.regions.extend(&self.base);
+        e.regions.extend(&self.cover);
+        e.cells = puzzle
+            .size()
+            .cells()
+            .filter(|&c| {
+                self.base.iter().any(|&r| in_region(puzzle, r, c))
+                    && self.cover.iter().any(|&r| in_region(puzzle, r, c))
+            })
+            .collect();
+        e.digits.insert(self.digit);
     }
 }

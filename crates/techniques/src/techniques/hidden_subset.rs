@@ -3,13 +3,15 @@
 //! k + 2 unplaced cells.
 
 use super::subsets::first_tight_subset;
-use crate::step::Reason;
+use crate::explain::{capitalised, number, Evidence, Words};
+use crate::labels;
+use crate::step::{subset_name, Reason};
 use crate::technique::{kinds, RegionMemo};
 use crate::{Context, Layout, State, Step, Technique, TechniqueKind};
-use kenken_model::{CellId, Digits, MAX_SIZE};
+use kenken_model::{CellId, Digits, Puzzle, RegionKind, Size, MAX_SIZE};
 use std::ops::RangeInclusive;
 
-struct HiddenSubset {
+struct HiddenSubsetFinder {
     kind: TechniqueKind,
     /// Per size k, the regions found barren.
     barren: [RegionMemo; MAX_SIZE + 1],
@@ -17,13 +19,13 @@ struct HiddenSubset {
 
 pub(crate) fn finder(_layout: &Layout, kinds_: &[TechniqueKind]) -> Box<dyn Technique> {
     let [kind] = kinds(kinds_);
-    Box::new(HiddenSubset {
+    Box::new(HiddenSubsetFinder {
         kind,
         barren: Default::default(),
     })
 }
 
-impl Technique for HiddenSubset {
+impl Technique for HiddenSubsetFinder {
     fn sizes(&self, state: &State, _ctx: &Context) -> RangeInclusive<usize> {
         2..=state.n().saturating_sub(2)
     }
@@ -92,11 +94,11 @@ impl Technique for HiddenSubset {
                 Some(Step {
                     technique: self.kind,
                     rating: self.kind.rate(k, 1),
-                    reason: Reason::HiddenSubset {
+                    reason: Reason::HiddenSubset(HiddenSubset {
                         region: region.kind,
                         digits: keep,
                         cells,
-                    },
+                    }),
                     placements: Vec::new(),
                     eliminations,
                     cuts: Vec::new(),
@@ -108,5 +110,79 @@ impl Technique for HiddenSubset {
             barren.mark_barren(ctx, r);
         }
         None
+    }
+}
+
+/// The k `digits` are confined to the k `cells` of `region`, so those cells
+/// lose every other digit.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct HiddenSubset {
+    pub region: RegionKind,
+    pub digits: Digits,
+    pub cells: Vec<CellId>,
+}
+
+impl HiddenSubset {
+    fn digit_list(&self) -> String {
+        let ds: Vec<String> = self.digits.iter().map(|d| d.to_string()).collect();
+        ds.join(", ")
+    }
+}
+
+impl Words for HiddenSubset {
+    fn reference_text(&self, step: &Step, size: Size) -> String {
+        // The reference names only the cells that lose a digit.
+        let mut losing: Vec<CellId> = Vec::new();
+        for &(c, _) in &step.eliminations {
+            if !losing.contains(&c) {
+                losing.push(c);
+            }
+        }
+        let losing: Vec<String> = losing.iter().map(|&c| size.cell_name(c)).collect();
+        format!(
+            "{}: {} in {}",
+            subset_name(self.digits.len()),
+            self.digit_list(),
+            losing.join(", ")
+        )
+    }
+
+    fn labelled_text(&self, _step: &Step, puzzle: &Puzzle) -> String {
+        format!(
+            "{}: {} in {} ({})",
+            subset_name(self.digits.len()),
+            self.digit_list(),
+            labels::cells(puzzle.size(), &self.cells),
+            labels::region(self.region)
+        )
+    }
+
+    fn explanation(&self, step: &Step, layout: &Layout) -> String {
+        let size = layout.puzzle().size();
+        let k = number(self.digits.len());
+        let why = format!(
+            "In {}, the digits {} can only go in {}. {} digits for {} cells: those \
+             cells hold {} between them, so every other candidate goes from them.",
+            labels::region(self.region),
+            labels::digits(self.digits.iter()),
+            labels::and_list(self.cells.iter().map(|&c| labels::cell(size, c)).collect()),
+            capitalised(k),
+            k,
+            labels::digits(self.digits.iter()),
+        );
+        format!("{why} {}", step.removals(size))
+    }
+
+    fn nudge(&self, _puzzle: &Puzzle) -> String {
+        format!(
+            "Look at {}: which of its digits have only a few places left?",
+            labels::region(self.region)
+        )
+    }
+
+    fn evidence(&self, _step: &Step, _puzzle: &Puzzle, e: &mut Evidence) {
+        e.regions.push(self.region);
+        e.cells.extend(&self.cells);
+        e.digits = self.digits;
     }
 }

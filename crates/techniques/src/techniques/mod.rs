@@ -8,6 +8,7 @@ pub(crate) mod claiming;
 pub(crate) mod fish;
 pub(crate) mod hidden_single;
 pub(crate) mod hidden_subset;
+pub(crate) mod naked_single;
 pub(crate) mod pointing;
 pub(crate) mod region;
 mod subsets;

@@ -2,10 +2,12 @@
 //! region L, the other cells of L cannot hold d. One step per cage: all its digits
 //! and lines at once.
 
+use crate::explain::{in_region, Evidence, Words};
+use crate::labels::{self, and_list, cage_with_clue, forced_by_line};
 use crate::step::Reason;
 use crate::technique::{kinds, still_barren};
 use crate::{Context, Layout, State, Step, Technique, TechniqueKind};
-use kenken_model::{CageId, CellId, Digit, RegionKind, MAX_SIZE};
+use kenken_model::{CageId, CellId, Digit, Puzzle, RegionKind, Size, MAX_SIZE};
 use std::ops::Range;
 
 /// Pointing, and what it keeps for a run.
@@ -17,7 +19,7 @@ use std::ops::Range;
 ///   same, the digits it forces into each region stay the same, and the other
 ///   cells of those regions only lose candidates, so it still points at nothing
 ///   and is skipped. This changes no result, only the time spent.
-struct Pointing {
+struct PointingFinder {
     kind: TechniqueKind,
     /// Per cage, its range of `lines` (empty until the first search).
     of_cage: Vec<Range<usize>>,
@@ -30,7 +32,7 @@ struct Pointing {
 
 pub(crate) fn finder(_layout: &Layout, kinds_: &[TechniqueKind]) -> Box<dyn Technique> {
     let [kind] = kinds(kinds_);
-    Box::new(Pointing {
+    Box::new(PointingFinder {
         kind,
         of_cage: Vec::new(),
         lines: Vec::new(),
@@ -39,7 +41,7 @@ pub(crate) fn finder(_layout: &Layout, kinds_: &[TechniqueKind]) -> Box<dyn Tech
     })
 }
 
-impl Pointing {
+impl PointingFinder {
     /// Lists each cage's regions (at the first search: most runs never get this
     /// far).
     fn list_regions(&mut self, layout: &Layout) {
@@ -73,7 +75,7 @@ impl Pointing {
     }
 }
 
-impl Technique for Pointing {
+impl Technique for PointingFinder {
     fn find(&mut self, state: &State, ctx: &mut Context, _size: usize) -> Option<Step> {
         let layout = state.layout();
         let n = state.n();
@@ -83,7 +85,7 @@ impl Technique for Pointing {
         }
         let (stamp, changed_at, memos) = (ctx.changes.stamp(), ctx.changes.cages(), ctx.memos);
         let budget = &mut ctx.budget;
-        let Pointing {
+        let PointingFinder {
             kind,
             of_cage,
             lines,
@@ -191,11 +193,11 @@ impl Technique for Pointing {
                 return Some(Step {
                     technique: *kind,
                     rating: kind.rate(1, 1),
-                    reason: Reason::Pointing {
+                    reason: Reason::Pointing(Pointing {
                         cage,
                         forced,
                         cells: elim_cells,
-                    },
+                    }),
                     placements: Vec::new(),
                     eliminations,
                     cuts: Vec::new(),
@@ -203,6 +205,105 @@ impl Technique for Pointing {
             }
         }
         None
+    }
+}
+
+/// Every live combination of `cage` puts each (digit, line) of `forced` inside
+/// the cage, so other cells of that line lose the digit; `cells` are those
+/// cells. Both in the reference's order (see [`reference_first_live`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Pointing {
+    pub cage: CageId,
+    pub forced: Vec<(Digit, RegionKind)>,
+    pub cells: Vec<CellId>,
+}
+
+impl Words for Pointing {
+    fn reference_text(&self, _step: &Step, size: Size) -> String {
+        let forced: Vec<String> = self.forced.iter().map(|(d, r)| format!("{d}{r}")).collect();
+        let cells: Vec<String> = self.cells.iter().map(|&c| size.cell_name(c)).collect();
+        format!(
+            "Pointing candidates: all combinations for cage {} contain {}; eliminations in {}",
+            self.cage,
+            forced.join(","),
+            cells.join(", ")
+        )
+    }
+
+    fn labelled_text(&self, _step: &Step, puzzle: &Puzzle) -> String {
+        let forced: Vec<String> = forced_by_line(&self.forced)
+            .into_iter()
+            .map(|(r, ds)| {
+                let ds: Vec<String> = ds.iter().map(|d| d.to_string()).collect();
+                format!("{} in {}", ds.join(", "), labels::region(r))
+            })
+            .collect();
+        format!(
+            "Pointing candidates: all combinations for {} contain {}; eliminations in {}",
+            labels::cage(puzzle, self.cage),
+            forced.join(", "),
+            labels::cells(puzzle.size(), &self.cells)
+        )
+    }
+
+    fn explanation(&self, step: &Step, layout: &Layout) -> String {
+        let puzzle = layout.puzzle();
+        let lines = forced_by_line(&self.forced);
+        let puts: Vec<String> = lines
+            .iter()
+            .map(|(r, ds)| {
+                let each: Vec<String> = ds.iter().map(|d| format!("a {d}")).collect();
+                format!("{} in {}", and_list(each), labels::region(*r))
+            })
+            .collect();
+        let rest = match lines.as_slice() {
+            [(r, ds)] if ds.len() == 1 => format!(
+                "so the {d} of {line} is inside the cage, and no other cell of {line} \
+                 can be {d}",
+                d = ds[0],
+                line = labels::region(*r),
+            ),
+            [(r, _)] => format!(
+                "so those digits of {line} are inside the cage, and no other cell of \
+                 {line} can hold them",
+                line = labels::region(*r),
+            ),
+            _ => "so each of those digits is inside the cage for its line, and no \
+                  other cell of that line can hold it"
+                .to_string(),
+        };
+        format!(
+            "Every combination still possible for {} puts {}, {rest}. {}",
+            cage_with_clue(puzzle, self.cage),
+            and_list(puts),
+            step.removals(puzzle.size())
+        )
+    }
+
+    fn nudge(&self, puzzle: &Puzzle) -> String {
+        format!(
+            "Look at {}: which digits must it put in one line?",
+            cage_with_clue(puzzle, self.cage)
+        )
+    }
+
+    fn evidence(&self, _step: &Step, puzzle: &Puzzle, e: &mut Evidence) {
+        e.cages.push(self.cage);
+        for &(d, r) in &self.forced {
+            e.digits.insert(d);
+            if !e.regions.contains(&r) {
+                e.regions.push(r);
+            }
+        }
+        let in_forced = |c: &&CellId| e.regions.iter().any(|&r| in_region(puzzle, r, **c));
+        let cells: Vec<CellId> = puzzle
+            .cage(self.cage)
+            .cells
+            .iter()
+            .filter(in_forced)
+            .copied()
+            .collect();
+        e.cells = cells;
     }
 }
 

@@ -110,10 +110,10 @@ fn hidden_single_in_a_kendoku_box() {
     assert_eq!(step.text(p.size()), "Hidden single: 1 in r2c3");
     assert!(matches!(
         step.reason,
-        Reason::HiddenSingle {
+        Reason::HiddenSingle(kenken_techniques::HiddenSingle {
             region: RegionKind::Box(0),
             ..
-        }
+        })
     ));
 }
 

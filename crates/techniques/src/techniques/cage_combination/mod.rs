@@ -12,6 +12,9 @@
 
 mod connected_sets;
 pub(crate) mod support;
+mod words;
+
+pub use words::CageCombination;
 
 use crate::step::{CageCut, Reason};
 use crate::technique::{kinds, MAX_CAGE_SET};
@@ -26,7 +29,7 @@ use std::ops::{ControlFlow, RangeInclusive};
 use support::{Scratch, SupportCache};
 
 /// Cage combinations, and what they remember between steps of a run.
-struct CageCombination {
+struct CageCombinationFinder {
     kind: TechniqueKind,
     /// Per level, the set of the last success: its cages and its position (indices
     /// into the sorted list then).
@@ -57,7 +60,7 @@ struct CageCombination {
 
 pub(crate) fn finder(layout: &Layout, kinds_: &[TechniqueKind]) -> Box<dyn Technique> {
     let [kind] = kinds(kinds_);
-    Box::new(CageCombination {
+    Box::new(CageCombinationFinder {
         kind,
         resume: [None; MAX_CAGE_SET + 1],
         barren_level: [0; MAX_CAGE_SET + 1],
@@ -69,7 +72,7 @@ pub(crate) fn finder(layout: &Layout, kinds_: &[TechniqueKind]) -> Box<dyn Techn
     })
 }
 
-impl Technique for CageCombination {
+impl Technique for CageCombinationFinder {
     fn sizes(&self, state: &State, ctx: &Context) -> RangeInclusive<usize> {
         let unsolved = state
             .puzzle()
@@ -161,9 +164,9 @@ impl Technique for CageCombination {
         match found {
             Some((set, cuts)) => {
                 self.resume[n] = Some(set);
-                let reason = Reason::CageCombination {
+                let reason = Reason::CageCombination(CageCombination {
                     cages: set.cages().to_vec(),
-                };
+                });
                 let rating = self.kind.rate(n, 1);
                 Some(if ctx.explain {
                     state.step_from_cuts(self.kind, rating, reason, cuts)

@@ -12,6 +12,10 @@ mod parity;
 pub(crate) mod product;
 pub(crate) mod slices;
 mod sum;
+mod total;
+
+pub use parity::RegionParity;
+pub use total::RegionTotal;
 
 use crate::technique::{kinds, still_barren};
 use crate::{Context, Layout, State, Step, Technique, TechniqueKind};

@@ -11,6 +11,7 @@
 //! something is the step.
 
 use super::slices::slices;
+use super::RegionTotal;
 use crate::step::{Axis, CageCut, Reason, Slice, Total};
 use crate::technique::{kinds, still_barren};
 use crate::{Context, Layout, State, Step, Technique, TechniqueKind};
@@ -202,12 +203,12 @@ fn deduce(
     Some(state.step_from_cuts(
         kind,
         kind.rate(unknown.len(), slice.count),
-        Reason::RegionTotal {
+        Reason::RegionTotal(RegionTotal {
             slice,
             target: Total::Product(target),
             required: Total::Product(required),
             unknown,
-        },
+        }),
         cuts,
     ))
 }
@@ -312,7 +313,7 @@ mod tests {
         let again = technique.find(&state, &mut ctx, 1);
         assert!(again.is_none_or(|s| !matches!(
             s.reason,
-            Reason::RegionTotal { slice, .. } if slice.axis == Axis::Rows && slice.first == 0
+            Reason::RegionTotal(RegionTotal { slice, .. }) if slice.axis == Axis::Rows && slice.first == 0
         )));
     }
 

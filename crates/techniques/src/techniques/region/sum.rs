@@ -3,6 +3,7 @@
 //! others completes.
 
 use super::slices::SliceTotals;
+use super::RegionTotal;
 use crate::step::{Reason, Total};
 use crate::technique::MAX_CAGE_SET;
 use crate::{State, Step, TechniqueKind};
@@ -89,12 +90,12 @@ pub fn deduce(
     Some(state.step_from_cuts(
         kind,
         kind.rate(u, totals.slice.count),
-        Reason::RegionTotal {
+        Reason::RegionTotal(RegionTotal {
             slice: totals.slice,
             target: Total::Sum(totals.target),
             required: Total::Sum(required),
             unknown,
-        },
+        }),
         cuts,
     ))
 }
