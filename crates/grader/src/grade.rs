@@ -136,6 +136,9 @@ fn stopped_text(why: Exhausted) -> String {
     }
 }
 
+/// The proofs `--explain` prints under a step; the rest are counted.
+const PROOFS_LISTED: usize = 3;
+
 /// The whole log (or its JSON document): the steps of mode n's run (mode c's in
 /// mode c), and in modes c and b mode c's max depth and step count.
 fn log(grader: &Grader, puzzle: &str, args: &GradeArgs, runs: &Runs) -> anyhow::Result<String> {
@@ -190,6 +193,11 @@ fn log(grader: &Grader, puzzle: &str, args: &GradeArgs, runs: &Runs) -> anyhow::
         } else if !ladder_step.is_some_and(|l| s.echoes(l)) {
             lines.push(format!("{}: {}", i + 1, wording.line(s)));
             lines.push(format!("   {}", s.explanation(grader.layout())));
+            let (listed, more) = s.proofs_shown(PROOFS_LISTED);
+            lines.extend(listed.iter().map(|p| format!("   Why: {}", p.text())));
+            if more > 0 {
+                lines.push(format!("   … and {more} more like them."));
+            }
         }
     }
     lines.push(format!(

@@ -162,6 +162,9 @@ pub fn run(args: HintArgs) -> anyhow::Result<ExitCode> {
         }
         lines.push(format!("Step: {}", wording.line(&frame.step)));
         lines.push(frame.step.explanation(grader.layout()));
+        if let Some(proof) = frame.step.proofs.first() {
+            lines.push(format!("Why: {}", proof.text()));
+        }
     }
     print(&lines.join("\n"))?;
     Ok(ExitCode::SUCCESS)

@@ -20,6 +20,12 @@ pub struct RenderArgs {
     /// explanation under the grid.
     #[arg(long, value_name = "N", group = "what", value_parser = clap::value_parser!(u32).range(1..))]
     pub step: Option<u32>,
+    /// With --step: draw the step's K-th proof instead (`grade --json` lists them):
+    /// a removed combination's digits ringed in its cage, the cages that leave it
+    /// no room shaded and the digits that would repeat struck; or a region total's
+    /// lines, known parts and losing cages. Its text is the caption.
+    #[arg(long, value_name = "K", requires = "step", value_parser = clap::value_parser!(u32).range(1..))]
+    pub proof: Option<u32>,
     /// Show the solution.
     #[arg(long, group = "what")]
     pub solution: bool,
@@ -60,9 +66,16 @@ pub fn run(args: RenderArgs) -> anyhow::Result<ExitCode> {
     };
     let runs = settings.runs().starting_now();
     let subject = match (args.step, args.solution, args.candidates) {
-        (Some(n), _, _) => Subject::Step {
-            number: n as usize,
-            caption: !args.no_caption,
+        (Some(n), _, _) => match args.proof {
+            Some(k) => Subject::Proof {
+                number: n as usize,
+                proof: k as usize,
+                caption: !args.no_caption,
+            },
+            None => Subject::Step {
+                number: n as usize,
+                caption: !args.no_caption,
+            },
         },
         (None, true, _) => Subject::Solution,
         (None, false, true) => Subject::Candidates,

@@ -4,9 +4,8 @@
 //! (`r2c3` cells, 0-based cage numbers) and nothing more, as the reference's logs
 //! and the snapshots have it.
 
-use crate::report::{step_line, CellDigit, StepJson};
-use kenken_model::{CellId, Digit};
-use kenken_techniques::{labels, Layout, Step};
+use crate::report::{step_line, ReferenceStep, StepJson};
+use kenken_techniques::{Layout, Step, StepReport};
 
 /// The wording of one puzzle's steps.
 #[derive(Clone, Copy)]
@@ -30,28 +29,14 @@ impl<'a> Wording<'a> {
         }
     }
 
-    /// A step in `grade --json`: with its explanation unless in the reference's
-    /// wording.
+    /// A step in `grade --json` (and `hint --json`): the library's
+    /// [`StepReport`] (names, removals, proofs, explanation), or in the
+    /// reference's wording its line and `r2c3` cells only.
     pub fn json(&self, step: &Step) -> StepJson {
-        let size = self.layout.puzzle().size();
         if self.reference {
-            return StepJson::new(step, size);
-        }
-        let cells = |list: &[(CellId, Digit)]| {
-            list.iter()
-                .map(|&(cell, digit)| CellDigit {
-                    cell: labels::cell(size, cell),
-                    digit,
-                })
-                .collect()
-        };
-        StepJson {
-            technique: step.technique.id(),
-            rating: step.rating.as_f64(),
-            text: step.labelled_text(self.layout.puzzle()),
-            placements: cells(&step.placements),
-            eliminations: cells(&step.eliminations),
-            explanation: Some(step.explanation(self.layout)),
+            StepJson::Reference(ReferenceStep::new(step, self.layout.puzzle().size()))
+        } else {
+            StepJson::Labelled(Box::new(StepReport::new(step, self.layout)))
         }
     }
 }

@@ -9,6 +9,8 @@ use crate::puzzle::{Puzzle, PuzzleArg};
 use kenken_batch::pipeline::{self, Job};
 use kenken_batch::solving::{is_finding, search_puzzle, verdict_name};
 use kenken_batch::{GradeRow, Graded, Grading, Mode};
+use kenken_model::Exhausted;
+use kenken_techniques::{Grader, StepReport};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyIterator, PyString};
 use rayon::ThreadPool;
@@ -225,4 +227,48 @@ pub fn solve<'py>(
     doc.set_item("verdict", verdict_name(outcome.verdict, outcome.stopped))?;
     doc.set_item("solution", solution)?;
     Ok(doc)
+}
+
+/// The step log of a puzzle, as `grader grade --json` gives it: a list of dicts,
+/// one per step in order (naked singles included), each with `technique` (the
+/// id), `name`, `rating`, `text`, `placements` and `eliminations` (`cell`,
+/// `index`, `digit`), `combinations` (the cage combinations it removes, when it
+/// removes any), `proof` (why each removal holds, for cage comparisons and region
+/// totals and parities) and `explanation`.
+///
+/// The options are `grade`'s (`mode` defaults to `"n"`: the whole ladder's log;
+/// `"c"` gives mode c's). Raises FormatError for a string that is not a valid
+/// puzzle and OptionsError for a bad option, or for a puzzle whose tables alone
+/// exceed `max_memory` or `max_work`.
+#[pyfunction]
+#[pyo3(signature = (puzzle, **options))]
+pub fn steps<'py>(
+    py: Python<'py>,
+    puzzle: PuzzleArg<'py>,
+    options: Option<&Bound<'py, PyDict>>,
+) -> PyResult<Vec<Bound<'py, PyAny>>> {
+    let settings = options::grade_settings("steps", options, Mode::N)?;
+    let (_, imported) = puzzle.read(py)?;
+    let pool = pools::pool(1)?;
+    let reports = py.detach(|| {
+        pool.install(|| {
+            let runs = settings.runs().starting_now();
+            let grader = Grader::with_limits(&imported.puzzle, runs.limits)?;
+            let grade = grader.grade(runs.shown(), false);
+            Ok::<_, Exhausted>(
+                grade
+                    .steps
+                    .iter()
+                    .map(|s| StepReport::new(s, grader.layout()))
+                    .collect::<Vec<_>>(),
+            )
+        })
+    });
+    let reports = reports.map_err(|why| {
+        crate::errors::options_error(format!("the puzzle cannot be graded: {why}"))
+    })?;
+    reports
+        .iter()
+        .map(|r| Ok(pythonize::pythonize(py, r)?))
+        .collect()
 }

@@ -33,6 +33,7 @@ fn _kenken(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(grade::grade, m)?)?;
     m.add_function(wrap_pyfunction!(grade::grade_many, m)?)?;
     m.add_function(wrap_pyfunction!(grade::solve, m)?)?;
+    m.add_function(wrap_pyfunction!(grade::steps, m)?)?;
     m.add_function(wrap_pyfunction!(generate::generate, m)?)?;
     m.add_function(wrap_pyfunction!(render::render_svg, m)?)?;
     m.add_function(wrap_pyfunction!(techniques, m)?)?;

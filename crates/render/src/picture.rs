@@ -1,15 +1,16 @@
 //! The picture of a grid: cages with thick borders and their clues in the corner,
 //! row letters and column numbers as the step texts name them, each cell's digit
-//! or pencil marks, and a step drawn on it: the lines, cages and cells that justify
-//! it shaded, its placements ringed in green, its eliminations struck in red.
+//! or pencil marks, and a step (or one proof of a step) drawn on it: the lines,
+//! cages and cells that justify it shaded, its placements ringed in green, its
+//! eliminations struck in red.
 
 use crate::font::{num, Anchor, Fonts, Weight};
 use crate::RenderError;
 use kenken_model::{CellId, Digit, Digits, Puzzle, RegionKind};
 use kenken_techniques::labels;
 use kenken_techniques::position::Shown;
-use kenken_techniques::{Evidence, Step};
-use std::borrow::Cow;
+use kenken_techniques::proof::Proof;
+use kenken_techniques::{Evidence, Layout, Step};
 use std::fmt::Write;
 
 /// A picture to draw: a puzzle, what each cell shows, and optionally a step and a
@@ -19,9 +20,18 @@ use std::fmt::Write;
 pub struct Picture<'a> {
     puzzle: &'a Puzzle,
     cells: Vec<Shown>,
-    step: Option<Cow<'a, Step>>,
+    marks: Option<Marks>,
     title: Option<String>,
     note: Option<String>,
+}
+
+/// What is drawn on the grid for a step or a proof: the lines, cages and cells
+/// shaded, the digits ringed in green (placed, or assumed) and struck in red.
+#[derive(Clone, Debug, Default)]
+struct Marks {
+    evidence: Evidence,
+    placed: Vec<(CellId, Digit)>,
+    struck: Vec<(CellId, Digit)>,
 }
 
 /// A picture's elements without the SVG document around them.
@@ -70,7 +80,7 @@ impl<'a> Picture<'a> {
         Picture {
             puzzle,
             cells: vec![Shown::Candidates(Digits::EMPTY); puzzle.size().cell_count()],
-            step: None,
+            marks: None,
             title: None,
             note: None,
         }
@@ -91,14 +101,53 @@ impl<'a> Picture<'a> {
     }
 
     /// A step to draw on the grid (the cells should show the grid before it).
-    pub fn step(mut self, step: &'a Step) -> Picture<'a> {
-        self.step = Some(Cow::Borrowed(step));
+    pub fn step(mut self, step: &Step) -> Picture<'a> {
+        self.marks = Some(Marks {
+            evidence: step.evidence(self.puzzle),
+            placed: step.placements.clone(),
+            struck: step.eliminations.clone(),
+        });
         self
     }
 
-    /// A step to draw on the grid, kept by the picture.
-    pub fn owned_step(mut self, step: Step) -> Picture<'a> {
-        self.step = Some(Cow::Owned(step));
+    /// One proof of a step to draw on the grid (the cells should show the grid
+    /// before the step). A cage comparison's: the removed combination's digits
+    /// ringed in their cage, the cages that leave it no room shaded, and in those
+    /// cages each digit that would repeat one of it in a line struck. A region
+    /// total's: its lines shaded, the known parts' cells, the cages that lose
+    /// totals.
+    pub fn proof(mut self, proof: &Proof, layout: &Layout) -> Picture<'a> {
+        let mut marks = Marks::default();
+        match proof {
+            Proof::Combination(p) => {
+                let cells = layout.cage_cells(p.cage);
+                marks.placed = cells
+                    .iter()
+                    .copied()
+                    .zip(p.digits.iter().copied())
+                    .collect();
+                marks.evidence.cages = p.cages.iter().map(|c| c.cage).collect();
+                for c in &p.cages {
+                    for &cell in layout.cage_cells(c.cage) {
+                        for &(at, d) in &marks.placed {
+                            if self.puzzle.sees(cell, at) && !marks.struck.contains(&(cell, d)) {
+                                marks.struck.push((cell, d));
+                            }
+                        }
+                    }
+                }
+            }
+            Proof::Region(p) => {
+                marks.evidence.regions = labels::slice_regions(&p.slice);
+                marks.evidence.cages = p.losses.iter().map(|l| l.cage).collect();
+                marks.evidence.cells = p
+                    .known
+                    .iter()
+                    .flat_map(|k| k.cells.iter().copied())
+                    .collect();
+            }
+        }
+        self.marks = Some(marks);
         self
     }
 
@@ -176,14 +225,13 @@ impl<'a> Picture<'a> {
             num(height),
             colour::PAPER
         );
-        let evidence = self.step.as_deref().map(|s| s.evidence(self.puzzle));
-        if let Some(e) = &evidence {
-            self.highlights(&mut body, &geo, e);
+        if let Some(marks) = &self.marks {
+            self.highlights(&mut body, &geo, &marks.evidence);
         }
         self.lines(&mut body, &geo);
         self.labels(&mut body, &geo, fonts);
         self.clues(&mut body, &geo, fonts);
-        self.contents(&mut body, &geo, fonts, evidence.as_ref());
+        self.contents(&mut body, &geo, fonts, self.marks.as_ref());
         let mut y = geo.grid_bottom() + geo.margin;
         for line in &caption {
             y += line.size * LINE_HEIGHT;
@@ -379,13 +427,7 @@ impl<'a> Picture<'a> {
     }
 
     /// Digits, pencil marks, and the step's marks on them.
-    fn contents(
-        &self,
-        out: &mut String,
-        geo: &Geometry,
-        fonts: &mut Fonts,
-        evidence: Option<&Evidence>,
-    ) {
+    fn contents(&self, out: &mut String, geo: &Geometry, fonts: &mut Fonts, marks: Option<&Marks>) {
         let n = geo.n;
         let per_row = (1..=n).find(|k| k * k >= n).unwrap_or(n);
         let rows = n.div_ceil(per_row);
@@ -398,13 +440,10 @@ impl<'a> Picture<'a> {
         let pencil = (slot_h * 0.8).min(slot_w * 0.85 / widest);
         let radius = (slot_w.min(slot_h) * 0.47).min(pencil * 0.8);
         let big = (geo.cell * 0.5).min(geo.cell * 0.7 / widest);
-        let step = self.step.as_deref();
-        let placed =
-            |cell: CellId, d: Digit| step.is_some_and(|s| s.placements.contains(&(cell, d)));
-        let struck =
-            |cell: CellId, d: Digit| step.is_some_and(|s| s.eliminations.contains(&(cell, d)));
+        let placed = |cell: CellId, d: Digit| marks.is_some_and(|m| m.placed.contains(&(cell, d)));
+        let struck = |cell: CellId, d: Digit| marks.is_some_and(|m| m.struck.contains(&(cell, d)));
         let focus = |cell: CellId, d: Digit| {
-            evidence.is_some_and(|e| e.cells.contains(&cell) && e.digits.contains(d))
+            marks.is_some_and(|m| m.evidence.cells.contains(&cell) && m.evidence.digits.contains(d))
         };
         for cell in self.puzzle.size().cells() {
             let (x, y) = geo.corner(self.puzzle, cell);

@@ -23,6 +23,13 @@ pub enum Subject {
     /// included, as `grader grade` numbers its lines), drawn on the grid before it,
     /// with its caption when `caption`.
     Step { number: usize, caption: bool },
+    /// Proof `proof` (from 1) of step `number`, drawn on the grid before the step
+    /// ([`Picture::proof`]), with the proof's text as its caption when `caption`.
+    Proof {
+        number: usize,
+        proof: usize,
+        caption: bool,
+    },
 }
 
 /// Why a picture cannot be drawn.
@@ -38,6 +45,14 @@ pub enum SceneError {
     StepZero,
     #[error("there is no step {0}: the log ends before it")]
     NoSuchStep(usize),
+    #[error("proofs are numbered from 1")]
+    ProofZero,
+    #[error("step {step} has {count} proof(s), not {proof}")]
+    NoSuchProof {
+        step: usize,
+        proof: usize,
+        count: usize,
+    },
     #[error(transparent)]
     Render(#[from] RenderError),
 }
@@ -64,8 +79,12 @@ pub fn scene<'a>(
         let cells = position.cells().iter().map(|&e| Shown::from(e)).collect();
         return Ok(Picture::new(puzzle).cells(cells)?);
     }
-    if matches!(subject, Subject::Step { number: 0, .. }) {
-        return Err(SceneError::StepZero);
+    match subject {
+        Subject::Step { number: 0, .. } | Subject::Proof { number: 0, .. } => {
+            return Err(SceneError::StepZero)
+        }
+        Subject::Proof { proof: 0, .. } => return Err(SceneError::ProofZero),
+        _ => {}
     }
     let grader = Grader::with_limits(puzzle, limits).map_err(SceneError::Ungradable)?;
     if subject == Subject::Solution {
@@ -75,22 +94,46 @@ pub fn scene<'a>(
     }
     let mut walk = Walk::from_position(&grader, position, options, Budget::new(limits))
         .map_err(|_| SceneError::DeadPosition)?;
-    let Subject::Step {
-        number,
-        caption: with_caption,
-    } = subject
-    else {
-        return Ok(Picture::new(puzzle).cells(shown(walk.state()))?);
+    let (number, proof, with_caption) = match subject {
+        Subject::Step { number, caption } => (number, None, caption),
+        Subject::Proof {
+            number,
+            proof,
+            caption,
+        } => (number, Some(proof), caption),
+        _ => return Ok(Picture::new(puzzle).cells(shown(walk.state()))?),
     };
     let frame = walk
         .by_ref()
         .nth(number - 1)
         .ok_or(SceneError::NoSuchStep(number))?;
-    let mut picture = Picture::new(puzzle).cells(frame.before)?;
-    if with_caption {
-        picture = picture
-            .title(caption(number, &frame.step, puzzle))
-            .note(frame.step.explanation(grader.layout()));
-    }
-    Ok(picture.owned_step(frame.step))
+    let picture = Picture::new(puzzle).cells(frame.before)?;
+    let step = &frame.step;
+    let Some(k) = proof else {
+        let picture = picture.step(step);
+        return Ok(if with_caption {
+            picture
+                .title(caption(number, step, puzzle))
+                .note(step.explanation(grader.layout()))
+        } else {
+            picture
+        });
+    };
+    let count = step.proofs.len();
+    let shown_proof = step.proofs.get(k - 1).ok_or(SceneError::NoSuchProof {
+        step: number,
+        proof: k,
+        count,
+    })?;
+    let picture = picture.proof(shown_proof, grader.layout());
+    Ok(if with_caption {
+        picture
+            .title(format!(
+                "{}: why {k} of {count}",
+                caption(number, step, puzzle)
+            ))
+            .note(shown_proof.text())
+    } else {
+        picture
+    })
 }

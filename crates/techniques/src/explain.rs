@@ -99,6 +99,12 @@ impl Step {
         self.reason.words().nudge(puzzle)
     }
 
+    /// The first `limit` proofs of the step, and how many more there are.
+    pub fn proofs_shown(&self, limit: usize) -> (&[crate::proof::Proof], usize) {
+        let listed = &self.proofs[..self.proofs.len().min(limit)];
+        (listed, self.proofs.len() - listed.len())
+    }
+
     /// The step explained in plain English from its data: which line, which cages,
     /// which digits, why, and what it removes.
     pub fn explanation(&self, layout: &Layout) -> String {

@@ -187,7 +187,7 @@ pub(crate) fn cages_in_sentence(puzzle: &Puzzle, ids: &[CageId]) -> String {
 }
 
 /// `odd` or `even`.
-pub(crate) fn parity(odd: bool) -> &'static str {
+pub fn parity(odd: bool) -> &'static str {
     if odd {
         "odd"
     } else {

@@ -29,8 +29,10 @@ mod ladder;
 mod layout;
 mod options;
 pub mod position;
+pub mod proof;
 mod rating;
 pub mod registry;
+mod report;
 mod state;
 mod step;
 mod table_cache;
@@ -44,6 +46,10 @@ pub use ladder::{listing, Ladder};
 pub use layout::Layout;
 pub use options::{Options, MIN_CAGE_SET};
 pub use rating::Rating;
+pub use report::{
+    Amount, CellDigit, CombinationsRemoved, LiveCageReport, LossReport, PartReport, ProofReport,
+    StepReport,
+};
 pub use state::{Contradiction, Halt, State, StateError};
 pub use step::{
     fish_name, subset_name, Axis, CageCombination, CageCut, Claiming, Fish, HiddenSingle,

@@ -3,6 +3,7 @@
 //! share the same code, and every step can be checked against the solution.
 
 use crate::explain::Words;
+use crate::proof::Proof;
 pub use crate::techniques::cage_combination::CageCombination;
 pub use crate::techniques::claiming::Claiming;
 pub use crate::techniques::fish::Fish;
@@ -125,6 +126,10 @@ pub struct Step {
     pub eliminations: Vec<(CellId, Digit)>,
     /// Cage combinations the step removes.
     pub cuts: Vec<CageCut>,
+    /// Why each removal holds ([`Proof`]): built by the techniques whose steps
+    /// remove cage combinations (cage comparisons, region totals and parities),
+    /// when the run shows its steps; empty otherwise.
+    pub proofs: Vec<Proof>,
 }
 
 impl Step {
@@ -136,6 +141,7 @@ impl Step {
             placements: vec![(cell, digit)],
             eliminations: Vec::new(),
             cuts: Vec::new(),
+            proofs: Vec::new(),
         }
     }
 
@@ -156,6 +162,7 @@ impl Step {
             placements: Vec::new(),
             eliminations: Vec::new(),
             cuts,
+            proofs: Vec::new(),
         }
     }
 

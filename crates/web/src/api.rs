@@ -13,7 +13,7 @@ use kenken_model::{Budget, CellId, Digit, Digits, Exhausted, Limits, Puzzle};
 use kenken_render::{scene, GridFrame, Picture, Subject};
 use kenken_search::Verdict;
 use kenken_techniques::position::{self, Hint, Position, Written};
-use kenken_techniques::{Options, Status, Step, TechniqueKind};
+use kenken_techniques::{Options, Status, Step, StepReport, TechniqueKind};
 use serde::Serialize;
 use serde_json::{json, Map, Value};
 
@@ -177,23 +177,10 @@ pub fn step(cache: &Cache, limits: Limits, body: Value) -> Result<Value, ApiErro
     }))
 }
 
+/// A step as every front end hands it on ([`StepReport`]).
 fn step_json(loaded: &Loaded, step: &Step) -> Value {
-    let puzzle = loaded.puzzle();
-    let size = puzzle.size();
-    let cells = |list: &[(kenken_model::CellId, Digit)]| -> Vec<Value> {
-        list.iter()
-            .map(|&(c, d)| json!({"cell": kenken_techniques::labels::cell(size, c), "index": c.index(), "digit": d}))
-            .collect()
-    };
-    json!({
-        "technique": step.technique_name(),
-        "technique_id": step.technique.id(),
-        "rating": step.rating.as_f64(),
-        "text": step.labelled_text(puzzle),
-        "explanation": step.explanation(loaded.grader.layout()),
-        "placements": cells(&step.placements),
-        "eliminations": cells(&step.eliminations),
-    })
+    serde_json::to_value(StepReport::new(step, loaded.grader.layout()))
+        .unwrap_or_else(|e| json!({ "error": e.to_string() }))
 }
 
 /// A position of `puzzle` from the page's cells: each `0` (a blank), a digit, or

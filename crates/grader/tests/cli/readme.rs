@@ -123,9 +123,14 @@ fn run_block(dir: &Path, examples: &[Example]) -> Vec<String> {
     parts
 }
 
-/// A fresh folder for the examples: `grader` on the path, the corpus linked.
-fn sandbox() -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("grader-readme-{}", std::process::id()));
+/// A fresh folder for one document's examples: `grader` on the path, the corpus
+/// linked.
+fn sandbox(document: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!(
+        "grader-readme-{}-{}",
+        std::process::id(),
+        document.replace('/', "-")
+    ));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(dir.join("bin")).unwrap();
     std::fs::create_dir_all(dir.join("docs/images")).unwrap();
@@ -162,9 +167,10 @@ fn readme_examples_are_real_output() {
         readme_blocks >= 5,
         "README.md has {readme_blocks} console blocks"
     );
-    let dir = sandbox();
     let mut failures = Vec::new();
     for (name, text) in &documents {
+        // Each document in its own folder: the files one writes are not another's.
+        let dir = sandbox(name);
         for examples in &console_blocks_of(name, text) {
             let outputs = run_block(&dir, examples);
             for (example, got) in examples.iter().zip(outputs) {
@@ -179,8 +185,8 @@ fn readme_examples_are_real_output() {
                 }
             }
         }
+        let _ = std::fs::remove_dir_all(&dir);
     }
-    let _ = std::fs::remove_dir_all(&dir);
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 

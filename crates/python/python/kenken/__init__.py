@@ -39,6 +39,7 @@ from ._kenken import (
     read,
     render_svg,
     solve,
+    steps,
     techniques,
 )
 
@@ -70,6 +71,7 @@ __all__ = [
     "grade",
     "grade_many",
     "solve",
+    "steps",
     "generate",
     "render_svg",
     "techniques",

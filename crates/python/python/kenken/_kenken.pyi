@@ -102,6 +102,21 @@ def grade_many(
 def solve(puzzle: PuzzleLike, *, timeout: Optional[float] = None) -> dict[str, Any]:
     """``grader solve --json``: ``puzzle``, ``size``, ``verdict``, ``solution``."""
 
+def steps(
+    puzzle: PuzzleLike,
+    *,
+    mode: str = "n",
+    timeout: Optional[float] = None,
+    disable: Sequence[str] = (),
+    enable: Sequence[str] = (),
+    max_depth: int = 8,
+    max_memory: Union[int, str, None] = None,
+    max_work: Optional[int] = None,
+) -> list[dict[str, Any]]:
+    """The step log as ``grader grade --json`` gives it: ``technique``, ``name``,
+    ``rating``, ``text``, ``placements``, ``eliminations``, ``combinations``,
+    ``proof`` (why each removal holds) and ``explanation`` per step."""
+
 def generate(
     size: int,
     min: float,

@@ -157,6 +157,7 @@ impl Technique for FishFinder {
                         placements: Vec::new(),
                         eliminations,
                         cuts: Vec::new(),
+                        proofs: Vec::new(),
                     })
                 });
                 if step.is_some() {

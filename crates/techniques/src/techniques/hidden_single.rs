@@ -54,6 +54,7 @@ impl Technique for HiddenSingleFinder {
                 placements: vec![(cell, d)],
                 eliminations,
                 cuts: Vec::new(),
+                proofs: Vec::new(),
             });
         }
         None

@@ -102,6 +102,7 @@ impl Technique for HiddenSubsetFinder {
                     placements: Vec::new(),
                     eliminations,
                     cuts: Vec::new(),
+                    proofs: Vec::new(),
                 })
             });
             if step.is_some() {

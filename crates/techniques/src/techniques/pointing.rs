@@ -201,6 +201,7 @@ impl Technique for PointingFinder {
                     placements: Vec::new(),
                     eliminations,
                     cuts: Vec::new(),
+                    proofs: Vec::new(),
                 });
             }
         }

@@ -11,6 +11,7 @@
 //! removes something is [`support`]'s question.
 
 mod connected_sets;
+mod proof;
 pub(crate) mod support;
 mod words;
 
@@ -168,11 +169,13 @@ impl Technique for CageCombinationFinder {
                     cages: set.cages().to_vec(),
                 });
                 let rating = self.kind.rate(n, 1);
-                Some(if ctx.explain {
-                    state.step_from_cuts(self.kind, rating, reason, cuts)
-                } else {
-                    Step::from_cuts(self.kind, rating, reason, cuts)
-                })
+                if !ctx.explain {
+                    return Some(Step::from_cuts(self.kind, rating, reason, cuts));
+                }
+                let proofs = proof::prove(state, set.cages(), &cuts, &mut ctx.budget).ok()?;
+                let mut step = state.step_from_cuts(self.kind, rating, reason, cuts);
+                step.proofs = proofs;
+                Some(step)
             }
             None => {
                 self.barren_level[n] = ctx.changes.stamp();

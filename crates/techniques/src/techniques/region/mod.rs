@@ -41,6 +41,14 @@ pub(crate) fn finder(_layout: &Layout, kinds_: &[TechniqueKind]) -> Box<dyn Tech
     })
 }
 
+/// The step with its proof when the run shows its steps ([`total::prove`]).
+pub(super) fn with_proof(state: &State, ctx: &Context, mut step: Step) -> Step {
+    if ctx.explain {
+        step.proofs = total::prove(state, &step);
+    }
+    step
+}
+
 /// When the deductions last found nothing in a slice ([`still_barren`] stamps).
 /// Both read nothing but the slice's totals (and, to cut, its cages' combinations,
 /// from which the totals come), so while the totals are those of that tick they
@@ -98,13 +106,13 @@ impl Technique for RegionTotals {
                 if sums && !skip(barren.sum[u_max], *tick) {
                     budget.spend(t.parts.len() as u64).ok()?;
                     if let Some(step) = sum::deduce(state, t, u_max, self.sum) {
-                        return Some(step);
+                        return Some(with_proof(state, ctx, step));
                     }
                     barren.sum[u_max] = stamp;
                 }
                 if parity && !skip(barren.parity, *tick) {
                     if let Some(step) = parity::deduce(state, t, self.parity) {
-                        return Some(step);
+                        return Some(with_proof(state, ctx, step));
                     }
                     barren.parity = stamp;
                 }

@@ -70,7 +70,7 @@ impl Technique for RegionProduct {
                 let parts = parts(state, slice, &cages, &mut ctx.budget).ok()?;
                 if let Some(step) = deduce(state, slice, &parts, u_max, self.kind, &mut ctx.budget)
                 {
-                    return Some(step);
+                    return Some(super::with_proof(state, ctx, step));
                 }
                 if ctx.budget.exhausted().is_some() {
                     return None;

@@ -2,10 +2,10 @@
 //! product's ([`super::product`]), and what a region parity shares with them.
 
 use crate::explain::{capitalised, in_region, or_numbers, plural, Evidence, Words};
-use crate::labels::and_list;
-use crate::labels::{self, cage_with_clue};
-use crate::step::{join, Axis, CageCut, Slice, Total};
-use crate::{Layout, Step};
+use crate::labels::{self, and_list, cage_with_clue};
+use crate::proof::{Known, KnownPart, Loss, Proof, RegionProof};
+use crate::step::{join, Axis, CageCut, Reason, Slice, Total};
+use crate::{Layout, State, Step};
 use kenken_model::{CageId, CellId, Product, Puzzle, Size};
 
 /// The slice adds up (or multiplies) to `target`; the unknown cages' cells
@@ -245,4 +245,169 @@ pub(super) fn it_or_them(slice: &Slice) -> &'static str {
     } else {
         "them"
     }
+}
+
+/// The proof of a region total's or a region parity's step, from the state
+/// before it: the slice's total, its cage parts whose total (or parity) is
+/// known, what they leave the unknown parts, and the totals each cut cage loses.
+pub(super) fn prove(state: &State, step: &Step) -> Vec<Proof> {
+    let layout = state.layout();
+    let puzzle = layout.puzzle();
+    let (slice, total, left, unknown, by_parity) = match &step.reason {
+        Reason::RegionTotal(r) => (
+            r.slice,
+            r.target,
+            Known::Total(r.required),
+            r.unknown.clone(),
+            false,
+        ),
+        Reason::RegionParity(r) => (
+            r.slice,
+            Total::Sum(r.target),
+            Known::Parity(r.odd),
+            vec![r.cage],
+            true,
+        ),
+        _ => return Vec::new(),
+    };
+    let regions = labels::slice_regions(&slice);
+    let inside = |cell: CellId| regions.iter().any(|&r| in_region(puzzle, r, cell));
+    // The cages met in the slice, in the order their first cell is met there.
+    let mut cages: Vec<CageId> = Vec::new();
+    for cell in puzzle.size().cells().filter(|&c| inside(c)) {
+        let cage = puzzle.cage_of(cell);
+        if !cages.contains(&cage) {
+            cages.push(cage);
+        }
+    }
+    let part_cells = |cage: CageId| -> Vec<CellId> {
+        let mut cells: Vec<CellId> = layout
+            .cage_cells(cage)
+            .iter()
+            .copied()
+            .filter(|&c| inside(c))
+            .collect();
+        cells.sort_unstable();
+        cells
+    };
+    let value_of = |cage: CageId, i: usize| -> Total {
+        let digits = layout
+            .combination(cage, i)
+            .iter()
+            .zip(layout.cage_cells(cage))
+            .filter(|(_, &c)| inside(c))
+            .map(|(&d, _)| d);
+        match total {
+            Total::Sum(_) => Total::Sum(digits.map(u32::from).sum()),
+            Total::Product(_) => Total::Product(Product::of_digits(digits)),
+        }
+    };
+    let known: Vec<KnownPart> = cages
+        .iter()
+        .filter(|c| !unknown.contains(c))
+        .filter_map(|&cage| {
+            let mut values = state.live_combinations(cage).map(|i| value_of(cage, i));
+            let first = values.next()?;
+            let value = if by_parity {
+                let odd = |t: Total| matches!(t, Total::Sum(s) if s % 2 == 1);
+                let parity = odd(first);
+                values
+                    .all(|v| odd(v) == parity)
+                    .then_some(Known::Parity(parity))?
+            } else {
+                values.all(|v| v == first).then_some(Known::Total(first))?
+            };
+            Some(KnownPart {
+                cage,
+                cells: part_cells(cage),
+                value,
+            })
+        })
+        .collect();
+    let losses: Vec<Loss> = step
+        .cuts
+        .iter()
+        .map(|cut| {
+            let mut totals: Vec<Total> = cut
+                .removed
+                .iter()
+                .map(|&i| value_of(cut.cage, i as usize))
+                .collect();
+            totals.sort_unstable_by_key(|t| match t {
+                Total::Sum(s) => u128::from(*s),
+                Total::Product(p) => p.value().unwrap_or(u128::MAX),
+            });
+            totals.dedup();
+            Loss {
+                cage: cut.cage,
+                cells: part_cells(cut.cage),
+                totals: totals.into_iter().map(Known::Total).collect(),
+            }
+        })
+        .collect();
+    let text = proof_text(layout, &slice, total, &known, left, &unknown, &losses);
+    vec![Proof::Region(RegionProof {
+        slice,
+        total,
+        known,
+        left,
+        losses,
+        text,
+    })]
+}
+
+/// A region proof in words: the slice's total, each known part, what is left
+/// for the unknown cages, and what each loses.
+fn proof_text(
+    layout: &Layout,
+    slice: &Slice,
+    total: Total,
+    known: &[KnownPart],
+    left: Known,
+    unknown: &[CageId],
+    losses: &[Loss],
+) -> String {
+    let puzzle = layout.puzzle();
+    let size = puzzle.size();
+    let amount = |k: Known| match k {
+        Known::Total(t) => t.to_string(),
+        Known::Parity(odd) => format!("an {} total", labels::parity(odd)),
+    };
+    let parts: Vec<String> = known
+        .iter()
+        .map(|k| {
+            format!(
+                "{} makes {} in {}",
+                cage_with_clue(puzzle, k.cage),
+                amount(k.value),
+                labels::cells(size, &k.cells)
+            )
+        })
+        .collect();
+    let known_text = if parts.is_empty() {
+        "No part of it is known".to_string()
+    } else {
+        format!("Of that, {}", and_list(parts))
+    };
+    let named: Vec<String> = unknown.iter().map(|&c| cage_with_clue(puzzle, c)).collect();
+    let lost: Vec<String> = losses
+        .iter()
+        .map(|l| {
+            let totals: Vec<String> = l.totals.iter().map(|&t| amount(t)).collect();
+            format!(
+                "{} cannot make {} in {}",
+                labels::cage(puzzle, l.cage),
+                crate::explain::or_words(totals),
+                labels::cells(size, &l.cells)
+            )
+        })
+        .collect();
+    format!(
+        "{}. {known_text}, which leaves {} for the cells of {} in {}. So {}.",
+        slice_total(size, slice, total),
+        amount(left),
+        and_list(named),
+        it_or_them(slice),
+        and_list(lost)
+    )
 }

@@ -1,0 +1,97 @@
+//! Proofs: why each removal of a step holds, in data a program can check and in
+//! words a person can follow. A step that removes cage combinations carries one
+//! proof per removed combination (cage comparisons) or one per slice (region
+//! totals and parities); each technique builds its proofs, and their words, in
+//! its own file, when the run shows its steps.
+//!
+//! * [`CombinationProof`]: with a cage's cells set to the removed combination's
+//!   digits, the listed cages have no choice of one live combination each (those
+//!   possible before the step) that avoids repeating a digit in a row, a column
+//!   (or a KenDoku box), among themselves and with the assumed digits. The cages
+//!   listed are the fewest that suffice.
+//! * [`RegionProof`]: a slice of lines adds up (or multiplies, or has a parity)
+//!   to a known total; the known parts of its cages make some of it; what is left
+//!   is what the unknown parts must make, and each unknown cage loses the totals
+//!   inside the slice that no choice for the others completes.
+
+use crate::step::{Slice, Total};
+use kenken_model::{CageId, CellId, Digit};
+
+/// Why a step's removal holds.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Proof {
+    Combination(CombinationProof),
+    Region(RegionProof),
+}
+
+impl Proof {
+    /// The proof's sentence or two for a person, in the grid's names.
+    pub fn text(&self) -> &str {
+        match self {
+            Proof::Combination(p) => &p.text,
+            Proof::Region(p) => &p.text,
+        }
+    }
+}
+
+/// A removed cage combination and why no choice for its neighbours fits it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CombinationProof {
+    /// The cage that loses the combination.
+    pub cage: CageId,
+    /// The combination: the digits of the cage's cells, in the cage's cell order.
+    pub digits: Vec<Digit>,
+    /// The cages that leave it no room, each with the combinations it had before
+    /// the step, in the order the text takes them.
+    pub cages: Vec<LiveCage>,
+    pub text: String,
+}
+
+/// A cage and the combinations it had before the step.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LiveCage {
+    pub cage: CageId,
+    /// Each combination as the digits of the cage's cells, in cell order.
+    pub live: Vec<Vec<Digit>>,
+}
+
+/// A slice whose total is known, and what its parts leave to its unknown cages.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RegionProof {
+    pub slice: Slice,
+    /// What the slice adds up (or multiplies) to; for a parity, its sum.
+    pub total: Total,
+    /// The cage parts inside the slice whose total (or parity) is known.
+    pub known: Vec<KnownPart>,
+    /// What the unknown parts must make together.
+    pub left: Known,
+    /// Each unknown cage and the totals inside the slice it loses.
+    pub losses: Vec<Loss>,
+    pub text: String,
+}
+
+/// A cage's part of a slice whose total is known.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct KnownPart {
+    pub cage: CageId,
+    /// Its cells inside the slice, reading order.
+    pub cells: Vec<CellId>,
+    pub value: Known,
+}
+
+/// A known total, or only its parity.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Known {
+    Total(Total),
+    /// Odd when true.
+    Parity(bool),
+}
+
+/// An unknown cage of a slice and the totals inside the slice it loses.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Loss {
+    pub cage: CageId,
+    /// Its cells inside the slice, reading order.
+    pub cells: Vec<CellId>,
+    pub totals: Vec<Known>,
+}
