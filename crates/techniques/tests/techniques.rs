@@ -1,6 +1,7 @@
 //! Integration tests of the techniques crate, in one test binary: each
 //! technique's step on a hand-made pencil-mark position (`steps`), the whole corpus
-//! graded with every step checked (`corpus`), agreement with the reference
+//! graded with every step checked (`corpus`), every proof of every hard step
+//! checked by brute force (`proofs`), agreement with the reference
 //! solver (`reference`), the bounds every run keeps (`deadline`), and random
 //! and mutated puzzles graded under a short deadline (`fuzz`).
 
@@ -12,6 +13,8 @@ mod corpus;
 mod deadline;
 #[path = "techniques/fuzz.rs"]
 mod fuzz;
+#[path = "techniques/proofs.rs"]
+mod proofs;
 #[path = "techniques/reference.rs"]
 mod reference;
 #[path = "techniques/steps.rs"]

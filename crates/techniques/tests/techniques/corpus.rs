@@ -29,10 +29,10 @@ use std::time::Instant;
 const NOT_TATHAM: [&str; 2] = ["edge-cases.json", "sample.json"];
 
 /// One puzzle of the corpus.
-struct Entry {
+pub(super) struct Entry {
     /// `tatham-6x6-hard.json#17` (1-based, as in `ratings/`).
-    label: String,
-    puzzle: Puzzle,
+    pub(super) label: String,
+    pub(super) puzzle: Puzzle,
 }
 
 fn puzzles_dir() -> PathBuf {
@@ -72,7 +72,7 @@ fn read(label: &str, text: &str) -> Puzzle {
 }
 
 /// The Tatham and reference puzzles, largest grids first.
-fn tatham_corpus() -> Vec<Entry> {
+pub(super) fn tatham_corpus() -> Vec<Entry> {
     let mut files: Vec<PathBuf> = std::fs::read_dir(puzzles_dir())
         .unwrap()
         .map(|e| e.unwrap().path())
@@ -98,7 +98,7 @@ fn tatham_corpus() -> Vec<Entry> {
 
 /// Runs `check` on every entry on all cores; returns the problems found, in corpus
 /// order.
-fn for_each_parallel(
+pub(super) fn for_each_parallel(
     entries: &[Entry],
     check: impl Fn(&Entry) -> Option<String> + Sync,
 ) -> Vec<String> {
@@ -121,7 +121,7 @@ fn for_each_parallel(
     problems
 }
 
-fn report(what: &str, problems: &[String], checked: usize, started: Instant) {
+pub(super) fn report(what: &str, problems: &[String], checked: usize, started: Instant) {
     eprintln!(
         "{what}: {checked} puzzles in {:.1} s",
         started.elapsed().as_secs_f64()

@@ -223,6 +223,10 @@ fn search(
 /// The most cages a proof's text splits on before it sums up the rest.
 const MAX_SPLITS: usize = 2;
 
+/// The most options of a split a text tells one by one; past it (and for a split
+/// inside another), it says where they all end.
+const MAX_TOLD: usize = 3;
+
 /// The most combinations a text lists one by one with what each repeats; past
 /// it, it says what they repeat between them.
 const LISTED: usize = 6;
@@ -252,6 +256,15 @@ impl Chain<'_> {
         );
         if let [only] = self.cages {
             let all: Vec<usize> = (0..only.live.len()).collect();
+            if all.len() > LISTED {
+                return format!(
+                    "{opening}, each of the {} combinations still possible for {} would \
+                     repeat {}.",
+                    all.len(),
+                    cage_with_clue(self.puzzle(), only.cage),
+                    self.repeated(only, &all, &assumed)
+                );
+            }
             return format!(
                 "{opening}, {} could only be {}, and {} repeats {}.",
                 cage_with_clue(self.puzzle(), only.cage),
@@ -266,19 +279,19 @@ impl Chain<'_> {
             .map(|o| o.compatible(self.layout, &assumed))
             .collect();
         let told = self.unfold(assumed, domains, vec![false; self.cages.len()], 0);
-        format!("{opening}: {told}.")
+        format!("{opening}: {}.", told.text)
     }
 
     /// What the assumed digits leave the cages, until one has nothing: a cage with
     /// one combination left takes it; otherwise a split on the cage with the
-    /// fewest.
+    /// fewest, told option by option when they are few, summed up when many.
     fn unfold(
         &self,
         mut assumed: Vec<(CellId, Digit)>,
         mut domains: Vec<Vec<usize>>,
         mut taken: Vec<bool>,
         splits: usize,
-    ) -> String {
+    ) -> Unfolded {
         let puzzle = self.puzzle();
         let mut said: Vec<String> = Vec::new();
         loop {
@@ -290,7 +303,7 @@ impl Chain<'_> {
                     cage_with_clue(puzzle, cage.cage),
                     self.each_clash(cage, &all, &assumed)
                 ));
-                return join_said(said);
+                return Unfolded::ended(said, vec![cage.cage]);
             }
             if let Some(k) = (0..self.cages.len()).find(|&k| !taken[k] && domains[k].len() == 1) {
                 let cage = self.cages[k];
@@ -327,21 +340,22 @@ impl Chain<'_> {
                 .filter(|&k| !taken[k])
                 .min_by_key(|&k| domains[k].len())
             else {
-                return join_said(said);
+                return Unfolded::ended(said, Vec::new());
             };
             let cage = self.cages[k];
+            let name = cage_with_clue(puzzle, cage.cage);
+            let open: Vec<CageId> = (0..self.cages.len())
+                .filter(|&m| !taken[m] && m != k)
+                .map(|m| self.cages[m].cage)
+                .collect();
             if splits >= MAX_SPLITS {
-                let open: Vec<CageId> = (0..self.cages.len())
-                    .filter(|&m| !taken[m])
-                    .map(|m| self.cages[m].cage)
-                    .collect();
                 said.push(format!(
-                    "whichever combinations {} take, one of them is left with nothing",
-                    labels::cages_in_sentence(puzzle, &open)
+                    "whichever combination {name} takes, {} is left with nothing",
+                    one_of(puzzle, &open)
                 ));
-                return join_said(said);
+                return Unfolded::ended(said, open);
             }
-            let branches: Vec<(String, String)> = domains[k]
+            let branches: Vec<(usize, Unfolded)> = domains[k]
                 .iter()
                 .map(|&j| {
                     let mut with = assumed.clone();
@@ -350,32 +364,42 @@ impl Chain<'_> {
                     let mut sub = domains.clone();
                     sub[k] = vec![j];
                     for (m, domain) in sub.iter_mut().enumerate() {
-                        if m != k {
+                        if m != k && !taken[m] {
                             domain
                                 .retain(|&i| self.cages[m].clash(self.layout, i, &with).is_none());
                         }
                     }
                     let mut sub_taken = taken.clone();
                     sub_taken[k] = true;
-                    (
-                        self.combination(cage, j),
-                        self.unfold(with, sub, sub_taken, splits + 1),
-                    )
+                    (j, self.unfold(with, sub, sub_taken, splits + 1))
                 })
                 .collect();
             let options = self.combinations(cage, &domains[k]);
-            let name = cage_with_clue(puzzle, cage.cage);
-            if branches.windows(2).all(|w| w[0].1 == w[1].1) {
+            let mut empty: Vec<CageId> =
+                branches.iter().flat_map(|(_, u)| u.empty.clone()).collect();
+            empty.sort_unstable();
+            empty.dedup();
+            if branches.windows(2).all(|w| w[0].1.text == w[1].1.text) {
                 // Every option ends the same way: said once.
-                said.push(format!("whether {name} is {options}, {}", branches[0].1));
+                said.push(format!(
+                    "whether {name} is {options}, {}",
+                    branches[0].1.text
+                ));
+            } else if branches.len() > MAX_TOLD || splits > 0 {
+                // Many options, or a split inside a split: where they all end.
+                said.push(format!(
+                    "whichever of its {} combinations left {name} takes, {} is left with nothing",
+                    branches.len(),
+                    one_of(puzzle, &empty)
+                ));
             } else {
                 let each: Vec<String> = branches
                     .iter()
-                    .map(|(option, then)| format!("with {option}, {then}"))
+                    .map(|(j, then)| format!("with {}, {}", self.combination(cage, *j), then.text))
                     .collect();
                 said.push(format!("{name} could be {options}: {}", each.join("; ")));
             }
-            return join_said(said);
+            return Unfolded::ended(said, empty);
         }
     }
 
@@ -470,7 +494,27 @@ fn digit_list(digits: &[Digit]) -> String {
         .join(", ")
 }
 
-/// Statements in order: `a; then b; then c`.
-fn join_said(said: Vec<String>) -> String {
-    said.join("; then ")
+/// What an assumption comes to: the text, and the cages left with nothing at the
+/// end of its branches.
+struct Unfolded {
+    text: String,
+    empty: Vec<CageId>,
+}
+
+impl Unfolded {
+    /// Statements in order, `a; then b; then c`, ending with `empty` empty.
+    fn ended(said: Vec<String>, empty: Vec<CageId>) -> Unfolded {
+        Unfolded {
+            text: said.join("; then "),
+            empty,
+        }
+    }
+}
+
+/// `cage B3 (12×)`, or `one of cages B3 and C1`.
+fn one_of(puzzle: &Puzzle, cages: &[CageId]) -> String {
+    match cages {
+        [one] => cage_with_clue(puzzle, *one),
+        _ => format!("one of {}", labels::cages_in_sentence(puzzle, cages)),
+    }
 }

@@ -373,21 +373,62 @@ fn proof_text(
         Known::Total(t) => t.to_string(),
         Known::Parity(odd) => format!("an {} total", labels::parity(odd)),
     };
-    let parts: Vec<String> = known
-        .iter()
-        .map(|k| {
+    // Each known part by its cells (they name it): `14 in A1, B1, C1, C2`.
+    let place = |k: &KnownPart| labels::cells(size, &k.cells);
+    let known_text = match left {
+        _ if known.is_empty() => "No part of it is known".to_string(),
+        Known::Total(_) => {
+            let parts: Vec<String> = known
+                .iter()
+                .map(|k| format!("{} in {}", amount(k.value), place(k)))
+                .collect();
+            let made = match total {
+                Total::Sum(_) => known
+                    .iter()
+                    .map(|k| match k.value {
+                        Known::Total(Total::Sum(v)) => v,
+                        _ => 0,
+                    })
+                    .sum::<u32>()
+                    .to_string(),
+                Total::Product(_) => known
+                    .iter()
+                    .fold(Product::ONE, |all, k| match k.value {
+                        Known::Total(Total::Product(v)) => all.times(v),
+                        _ => all,
+                    })
+                    .to_string(),
+            };
             format!(
-                "{} makes {} in {}",
-                cage_with_clue(puzzle, k.cage),
-                amount(k.value),
-                labels::cells(size, &k.cells)
+                "The parts of it already known make {made} ({})",
+                parts.join("; ")
             )
-        })
-        .collect();
-    let known_text = if parts.is_empty() {
-        "No part of it is known".to_string()
-    } else {
-        format!("Of that, {}", and_list(parts))
+        }
+        Known::Parity(_) => {
+            let of = |odd: bool| -> Vec<String> {
+                known
+                    .iter()
+                    .filter(|k| k.value == Known::Parity(odd))
+                    .map(place)
+                    .collect()
+            };
+            let (odd, even) = (of(true), of(false));
+            let group = |cells: &[String], word: &str| match cells.len() {
+                0 => None,
+                1 => Some(format!("{word} in {}", cells[0])),
+                _ => Some(format!("{word} in {}", cells.join("; "))),
+            };
+            let parts: Vec<String> = [group(&odd, "odd"), group(&even, "even")]
+                .into_iter()
+                .flatten()
+                .collect();
+            format!(
+                "The parts of it already known add up to {}: {} odd part(s), so an {} total",
+                and_list(parts),
+                odd.len(),
+                labels::parity(odd.len() % 2 == 1)
+            )
+        }
     };
     let named: Vec<String> = unknown.iter().map(|&c| cage_with_clue(puzzle, c)).collect();
     let lost: Vec<String> = losses
