@@ -224,3 +224,23 @@ def test_rows_go_into_a_dataframe():
     assert list(df["status"]) == ["solved", "invalid"]
     assert df["max"][0] == 1.0 and pandas.isna(df["max"][1])
     assert set(df.columns) == set(rows[0]) | set(rows[1])
+
+
+NINE = (
+    "9:a__bb__a_b__a_b__a4_4a_a_6a_11a_4a_6a_6a3_aba_3a_3a_a_3aba_baa_aa_a4,m18s2d2a16d2a8s1s3"
+    "m216s3s2a13s4m24s4d2m8a11s4m126m6m18d3a9d4a9d2a15a7m64a12s2d2s4m108a8m8"
+)
+
+
+def test_steps_are_grade_json_steps_with_their_proofs(grader):
+    steps = kenken.steps(NINE)
+    doc = json.loads(run_grader(grader, "grade", NINE, "--json").stdout)
+    assert steps == doc["steps"]
+    step = steps[5]
+    assert step["technique"] == "cage-combination"
+    assert len(step["proof"]) == len(step["combinations"][0]["removed"]) == 5
+    assert step["proof"][0]["text"].startswith("If A5, A6, A7 were 1, 9, 6, cage A1 (18×)")
+    with pytest.raises(kenken.OptionsError):
+        kenken.steps(NINE, max_depth=9)
+    with pytest.raises(TypeError):
+        kenken.steps(NINE, nope=1)

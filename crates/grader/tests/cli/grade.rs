@@ -304,7 +304,7 @@ fn default_wording_names_cells_and_cages_as_the_pictures_do() {
     assert_eq!(first["text"], "Hidden single: 5 in B6 (row B)");
     assert_eq!(
         first["placements"],
-        serde_json::json!([{"cell": "B6", "digit": 5}])
+        serde_json::json!([{"cell": "B6", "index": 11, "digit": 5}])
     );
     assert_eq!(
         first["explanation"],
@@ -343,4 +343,58 @@ fn explain_folds_the_naked_single_that_repeats_a_step() {
             assert!(lines[i + 1].starts_with("   "), "{line}");
         }
     }
+}
+
+/// The 9×9 whose step 6 is a cage comparison that removes five combinations of
+/// cage A5 (a two-cage step: each proof names cage A1 alone).
+const NINE: &str = "9:a__bb__a_b__a_b__a4_4a_a_6a_11a_4a_6a_6a3_aba_3a_3a_a_3aba_baa_aa_a4,m18s2d2a16d2a8s1s3m216s3s2a13s4m24s4d2m8a11s4m126m6m18d3a9d4a9d2a15a7m64a12s2d2s4m108a8m8";
+
+#[test]
+fn json_steps_list_what_they_remove_and_prove_it() {
+    let doc: Value = serde_json::from_str(&ok(grader(&["grade", NINE, "--json"]))).unwrap();
+    let step = &doc["steps"][5];
+    assert_eq!(step["technique"], "cage-combination");
+    assert_eq!(step["name"], "Cage comparison");
+    let combinations = &step["combinations"];
+    assert_eq!(combinations[0]["cage"], "A5");
+    assert_eq!(
+        combinations[0]["cells"],
+        serde_json::json!(["A5", "A6", "A7"])
+    );
+    assert_eq!(combinations[0]["before"], 22);
+    let removed = combinations[0]["removed"].as_array().unwrap();
+    assert_eq!(removed.len(), 5);
+    let proofs = step["proof"].as_array().unwrap();
+    assert_eq!(proofs.len(), 5, "one proof per removed combination");
+    for (proof, combination) in proofs.iter().zip(removed) {
+        assert_eq!(proof["cage"], "A5");
+        assert_eq!(&proof["digits"], combination);
+        assert_eq!(proof["cages"][0]["cage"], "A1");
+        assert_eq!(proof["cages"][0]["cells"], serde_json::json!(["A1", "A2"]));
+    }
+    assert_eq!(
+        proofs[0]["text"],
+        "If A5, A6, A7 were 1, 9, 6, cage A1 (18×) could only be (2, 9), (3, 6), (6, 3) or \
+         (9, 2), and each repeats the 9 or the 6 in row A."
+    );
+    // A region sum proves itself too: the lines, the known parts, what is left.
+    let region = doc["steps"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|s| s["technique"] == "region-sum")
+        .expect("a region sum");
+    let proof = &region["proof"][0];
+    assert!(
+        proof["lines"].is_array() && proof["known"].is_array(),
+        "{proof}"
+    );
+    assert!(proof["left"].is_number(), "{proof}");
+    // --explain prints the first three proofs under the step, and counts the rest.
+    let log = ok(grader(&["grade", NINE, "--explain"]));
+    assert!(
+        log.contains("   Why: If A5, A6, A7 were 1, 9, 6, cage A1 (18×)"),
+        "{log}"
+    );
+    assert!(log.contains("   … and 2 more like them."), "{log}");
 }

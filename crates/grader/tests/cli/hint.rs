@@ -80,3 +80,20 @@ fn json_and_picture() {
     let err = bad_input(grader(&["hint", SIX, "--level", "everything"]));
     assert!(err.contains("nudge"), "{err}");
 }
+
+/// A 6×6 (read leniently) whose first ladder step, once E5's 3 is in, is a cage
+/// comparison, and whose hint at that point is a region sum.
+const CAGES: &str = "6:a7b_a_a_3aa_a_a_7aa__a_5ba,s3a13d2a11s2a14d3s1a10s1s1s1a3s1m12";
+
+#[test]
+fn a_full_hint_gives_the_first_proof_of_its_step() {
+    let state = "......\n......\n......\n......\n....3.\n......";
+    let full = ok(grader(&["hint", CAGES, "--state", state, "--level", "full"]));
+    let last = full.lines().last().unwrap();
+    assert_eq!(
+        last,
+        "Why: Column 6 holds 1 to 6 once, so it adds up to 21. No part of it is known, \
+         which leaves 21 for the cells of cage E6 (1−), cage A5 (2÷) and cage B6 (14+) in \
+         it. So cage E6 cannot make 3 in E6, F6."
+    );
+}

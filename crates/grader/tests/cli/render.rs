@@ -105,3 +105,20 @@ fn bad_arguments() {
     let err = bad_input(grader(&["render", SIX, "--scale", "0"]));
     assert!(err.contains("scale"), "{err}");
 }
+
+#[test]
+fn a_proof_is_drawn_with_its_text() {
+    let puzzle = "6:a7b_a_a_3aa_a_a_7aa__a_5ba,s3a13d2a11s2a14d3s1a10s1s1s1a3s1m12";
+    let svg = ok(grader(&["render", puzzle, "--step", "2", "--proof", "1"]));
+    let step = ok(grader(&["render", puzzle, "--step", "2"]));
+    assert!(svg.starts_with("<svg") && svg != step);
+    // Each proof of the step draws differently.
+    let second = ok(grader(&["render", puzzle, "--step", "2", "--proof", "2"]));
+    assert_ne!(svg, second);
+    let err = bad_input(grader(&["render", puzzle, "--step", "2", "--proof", "99"]));
+    assert!(err.contains("step 2 has 6 proof(s), not 99"), "{err}");
+    let err = bad_input(grader(&["render", puzzle, "--step", "1", "--proof", "1"]));
+    assert!(err.contains("step 1 has 0 proof(s)"), "{err}");
+    let err = bad_input(grader(&["render", puzzle, "--proof", "1"]));
+    assert!(err.contains("--step"), "{err}");
+}
