@@ -166,8 +166,6 @@ pub enum Rule {
     ClueCount { expected: usize, found: usize },
     #[error("clues must be either all labelled ('A 8+') or all unlabelled ('8+')")]
     MixedClueStyle,
-    #[error("the clue has no operator, but its cage has {0} cells")]
-    ClueWithoutOperator(usize),
 }
 
 /// The most characters of the input a [`Rule`] quotes (a size, a clue, a word).
@@ -249,6 +247,8 @@ pub enum WriteError {
     NotKenDoku,
     #[error("the {0} format can be read but not written")]
     WriteNotSupported(Format),
+    #[error("the {0} format has no way to hide a cage's operation: write this puzzle in the text format, whose `? 12 A1 A2` lines can")]
+    HiddenOperations(Format),
     #[error("the progress has {found} cells, the puzzle {expected}")]
     ProgressLength { expected: usize, found: usize },
     #[error("cell {0} has no candidates left, which the format cannot store")]

@@ -194,16 +194,11 @@ pub fn read(input: &str) -> Result<Puzzle, FormatError> {
                 Rule::MissingClue(letter),
             ));
         };
+        // A clue without a sign: a given, or a cage whose operation is hidden.
         let op = match op {
             Some(op) => op,
             None if cells.len() == 1 => Op::Given,
-            None => {
-                return Err(FormatError::new(
-                    FORMAT,
-                    at_line(line),
-                    Rule::ClueWithoutOperator(cells.len()),
-                ))
-            }
+            None => Op::Hidden,
         };
         if op == Op::Given && cells.len() > 1 {
             return Err(FormatError::new(
@@ -305,9 +300,9 @@ mod tests {
             e("3\nABA\nCDB\nCD1\n\n3+\n2/\n3*\n5+\n"),
             Rule::LetterNotConnected('A')
         );
-        assert_eq!(
-            e("3\nAAB\nCDB\nCD1\n\n3\n2/\n3*\n5+\n"),
-            Rule::ClueWithoutOperator(2)
-        );
+        // A clue without a sign on a larger cage hides its operation.
+        let hidden = read("3\nAAB\nCDB\nCD1\n\n3\n2/\n3*\n5+\n").unwrap();
+        assert_eq!(hidden.cages()[0].op, Op::Hidden);
+        assert_eq!(hidden.cages()[0].clue, 3);
     }
 }

@@ -109,6 +109,8 @@ pub fn unpacked_url_entry(op: Op, clue: u64) -> String {
         Op::Sub => format!("{clue}-"),
         Op::Mul => format!("{clue}x"),
         Op::Div => format!("{clue}/"),
+        // (Refused before: the URL cannot hide an operation.)
+        Op::Hidden => clue.to_string(),
     }
 }
 
@@ -149,8 +151,9 @@ pub const NO_TRAILING_NEWLINE: bool = true;
 
 /// Operator spellings read by the text and letter-grid formats: `docs/formats.md`'s
 /// `+ - * / !` and `– x × ÷`, plus `X` and the Unicode minus `−` (U+2212), which
-/// people paste from typeset puzzles. Written: `+ - * / !`.
-pub const OPERATOR_SPELLINGS: [(&str, Op); 11] = [
+/// people paste from typeset puzzles, and `?` for a hidden operation. Written:
+/// `+ - * / ! ?`.
+pub const OPERATOR_SPELLINGS: [(&str, Op); 12] = [
     ("+", Op::Add),
     ("-", Op::Sub),
     ("\u{2013}", Op::Sub),
@@ -162,6 +165,7 @@ pub const OPERATOR_SPELLINGS: [(&str, Op); 11] = [
     ("/", Op::Div),
     ("\u{f7}", Op::Div),
     ("!", Op::Given),
+    ("?", Op::Hidden),
 ];
 
 /// The operation an operator spelling means.
@@ -181,7 +185,8 @@ pub const TEXT_FORGIVING_SPELLING: bool = true;
 /// cages, so 9x9 grids can have more than 26), spaces between grid letters are
 /// ignored, any decimal digit marks a given of that value, and unlabelled clues are
 /// matched to cages in ASCII letter order (`A`…`Z` then `a`…`z`), not in order of
-/// appearance. A clue without an operator is only allowed on a single cell.
+/// appearance. A clue without an operator is a given on a single cell, and a
+/// hidden operation on a larger cage.
 /// A labelled clue's letter may be followed by a space, `:` or `=`.
 pub fn letter_order_key(c: char) -> u32 {
     c as u32

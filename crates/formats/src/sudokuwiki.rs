@@ -302,6 +302,9 @@ pub fn write_d6c(puzzle: &Puzzle, progress: Option<&[CellProgress]>) -> Result<S
 }
 
 fn check_size(puzzle: &Puzzle, format: Format) -> Result<(), WriteError> {
+    if puzzle.has_hidden_ops() {
+        return Err(WriteError::HiddenOperations(format));
+    }
     let n = puzzle.size().get();
     if n != SIDE {
         return Err(WriteError::UnsupportedSize {

@@ -417,6 +417,9 @@ pub fn write(puzzle: &Puzzle) -> Result<String, WriteError> {
     if puzzle.is_kendoku() {
         return Err(WriteError::KenDokuNotSupported(FORMAT));
     }
+    if puzzle.has_hidden_ops() {
+        return Err(WriteError::HiddenOperations(FORMAT));
+    }
     let size = puzzle.size();
     let w = size.get();
     let edges = 2 * w * (w - 1);
@@ -459,6 +462,7 @@ pub fn write(puzzle: &Puzzle) -> Result<String, WriteError> {
             Op::Sub => 's',
             Op::Mul => 'm',
             Op::Div => 'd',
+            Op::Hidden => unreachable!("refused above"),
         });
         out.push_str(&cage.clue.to_string());
     }

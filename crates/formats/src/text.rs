@@ -161,6 +161,7 @@ pub fn write(puzzle: &Puzzle) -> Result<String, WriteError> {
             Op::Mul => '*',
             Op::Div => '/',
             Op::Given => '!',
+            Op::Hidden => '?',
         };
         out.push_str(&format!("\n{op} {}", cage.clue));
         for &c in &cage.cells {
@@ -195,6 +196,16 @@ mod tests {
     }
 
     #[test]
+    fn a_hidden_operation_reads_and_writes_as_a_question_mark() {
+        let text = "# 3\n? 3 A1 B1\n? 3 A2 A3\n? 6 B2 B3 C3\n? 5 C1 C2";
+        let p = read(text).unwrap();
+        assert!(p.cages().iter().all(|c| c.op == Op::Hidden));
+        assert_eq!(write(&p).unwrap(), text);
+        let e = crate::tatham::write(&p).unwrap_err();
+        assert!(e.to_string().contains("text format"), "{e}");
+    }
+
+    #[test]
     fn errors_name_line_and_column() {
         let e = read("# 3\n+ 3 A1 B1\n+ 5 A2 B2 A1\n").unwrap_err();
         assert_eq!(
@@ -216,7 +227,7 @@ mod tests {
         );
         let e = read("# 3\n+ 3 A1 B1\n").unwrap_err();
         assert!(matches!(e.rule, Rule::CellUncovered(_)));
-        let e = read("# 3\n? 3 A1 B1\n").unwrap_err();
+        let e = read("# 3\n% 3 A1 B1\n").unwrap_err();
         assert!(matches!(e.rule, Rule::BadOperator(_)));
         let e = read("3\n").unwrap_err();
         assert_eq!(e.rule, Rule::MissingHeader);

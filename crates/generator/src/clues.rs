@@ -25,6 +25,8 @@ pub fn clue(op: Op, digits: &[Digit]) -> Option<u64> {
                 / max;
             (max % rest == 0).then(|| max / rest)
         }
+        // Clues come from a visible operation; a hidden one is hidden afterwards.
+        Op::Hidden => None,
     }
 }
 
@@ -41,6 +43,7 @@ fn weight(op: Op, cells: usize) -> u32 {
         (Op::Div, 2) => 6,
         (Op::Add | Op::Mul, _) => 10,
         (Op::Sub | Op::Div, _) => 1,
+        (Op::Hidden, _) => 0,
     }
 }
 
@@ -53,6 +56,7 @@ pub fn op_code(op: Op) -> u8 {
         Op::Sub => 2,
         Op::Mul => 3,
         Op::Div => 4,
+        Op::Hidden => 5,
     }
 }
 

@@ -25,6 +25,8 @@ pub struct Draft {
     pub solution: Vec<Digit>,
     pub boxes: Option<(usize, usize)>,
     pub cages: Vec<DraftCage>,
+    /// Whether its puzzle shows the clues only ([`Request::hide_ops`]).
+    pub hide_ops: bool,
 }
 
 impl Draft {
@@ -70,7 +72,8 @@ impl Draft {
             })
     }
 
-    /// The puzzle (clues computed from the solution).
+    /// The puzzle (clues computed from the solution), its operations hidden when
+    /// the request asks for that.
     ///
     /// # Panics
     ///
@@ -95,7 +98,12 @@ impl Draft {
             None => Puzzle::new(size, cages),
             Some((r, c)) => Puzzle::new_kendoku(size, cages, r, c),
         };
-        built.expect("a draft is a partition into connected cages")
+        let puzzle = built.expect("a draft is a partition into connected cages");
+        if self.hide_ops {
+            puzzle.with_hidden_ops()
+        } else {
+            puzzle
+        }
     }
 
     /// The edge neighbours of a cell.
@@ -221,6 +229,7 @@ pub fn random_draft(
             solution: solution.clone(),
             boxes: request.boxes(),
             cages: Vec::new(),
+            hide_ops: request.hide_ops,
         };
         let mut ok = true;
         for mut cells in cages.into_iter().filter(|c| !c.is_empty()) {

@@ -162,6 +162,10 @@ pub struct GenerateOptions {
     /// KenDoku: boxes as extra regions (2×3 on a 6×6, written as D6C).
     #[cfg_attr(feature = "clap", arg(long))]
     pub kendoku: bool,
+    /// Puzzles whose cages show only their clues: unique (and rated) with every
+    /// operation hidden, written in the text format (`? 12 A1 A2`).
+    #[cfg_attr(feature = "clap", arg(long))]
+    pub hide_ops: bool,
     /// A technique the solve path must use (repeat or separate with commas).
     #[cfg_attr(
         feature = "clap",
@@ -223,6 +227,7 @@ impl Default for GenerateOptions {
             max_givens: 1,
             max_mean_cage: 2.4,
             kendoku: false,
+            hide_ops: false,
             require: Vec::new(),
             forbid: Vec::new(),
             max_depth: None,
@@ -288,6 +293,7 @@ impl GenerateOptions {
         request.rules.max_mean_cage_size =
             options::number_in("max_mean_cage", self.max_mean_cage, 1.0..=256.0)?;
         request.kendoku = self.kendoku;
+        request.hide_ops = self.hide_ops;
         request.require = TechniqueKind::switchable_list("require", &self.require)?;
         request.forbid = TechniqueKind::switchable_list("forbid", &self.forbid)?;
         if let Some(steps) = self.steps {

@@ -53,7 +53,7 @@ impl OpSet {
             Op::Sub => self.sub,
             Op::Mul => self.mul,
             Op::Div => self.div,
-            Op::Given => true,
+            Op::Given | Op::Hidden => true,
         }
     }
 
@@ -108,6 +108,9 @@ pub struct Request {
     pub rules: Rules,
     /// KenDoku: boxes as extra regions (shape from [`box_shape`]).
     pub kendoku: bool,
+    /// Whether the puzzles show only their clues: unique, and rated, with every
+    /// operation hidden (the clues still come from the operations of `rules`).
+    pub hide_ops: bool,
     /// Techniques the solve path must use.
     pub require: Vec<TechniqueKind>,
     /// Techniques the solve path must not use.
@@ -146,6 +149,7 @@ impl Request {
                 max_mean_cage_size: 2.4,
             },
             kendoku: false,
+            hide_ops: false,
             require: Vec::new(),
             forbid: Vec::new(),
             options: Options::default(),

@@ -14,6 +14,9 @@ pub enum Op {
     Div,
     /// A single given cell: its digit is the clue.
     Given,
+    /// The operation is not shown: the digits make the clue by `+` or `×`, or, on
+    /// two cells, by `−` or `÷` (Calcudoku's "no-op" cages).
+    Hidden,
 }
 
 impl Op {
@@ -25,6 +28,16 @@ impl Op {
             Op::Mul => 'x',
             Op::Div => '/',
             Op::Given => '!',
+            Op::Hidden => '?',
+        }
+    }
+
+    /// The operations a hidden operation may be on a cage of `cells` cells.
+    pub fn hidden_choices(cells: usize) -> &'static [Op] {
+        if cells == 2 {
+            &[Op::Add, Op::Sub, Op::Mul, Op::Div]
+        } else {
+            &[Op::Add, Op::Mul]
         }
     }
 
@@ -58,6 +71,9 @@ impl Op {
                 max.is_multiple_of(rest) && max / rest == clue
             }
             Op::Given => digits.len() == 1 && digits[0] as u64 == clue,
+            Op::Hidden => Op::hidden_choices(digits.len())
+                .iter()
+                .any(|op| op.holds(digits, clue)),
         }
     }
 }
@@ -116,5 +132,18 @@ mod tests {
         assert!(!Op::Div.holds(&[4, 6], 1));
         assert!(Op::Mul.holds(&[2, 3, 4], 24));
         assert!(Op::Add.holds(&[2, 3, 4], 9));
+    }
+
+    #[test]
+    fn a_hidden_operation_is_any_that_makes_the_clue() {
+        assert!(Op::Hidden.holds(&[2, 6], 12));
+        assert!(Op::Hidden.holds(&[2, 6], 8));
+        assert!(Op::Hidden.holds(&[2, 6], 4));
+        assert!(Op::Hidden.holds(&[2, 6], 3));
+        assert!(!Op::Hidden.holds(&[2, 6], 5));
+        assert!(Op::Hidden.holds(&[1, 2, 3], 6));
+        // − and ÷ only on two cells.
+        assert!(!Op::Hidden.holds(&[6, 2, 1], 3));
+        assert!(!Op::Hidden.holds(&[8, 2, 2], 2));
     }
 }

@@ -55,6 +55,61 @@ impl Combinations {
         budget: &mut Budget,
     ) -> Result<Combinations, Exhausted> {
         let cage = puzzle.cage(id);
+        if cage.op == Op::Hidden {
+            return Combinations::union_within(puzzle, id, budget);
+        }
+        Combinations::of_op(puzzle, id, cage.op, budget).map(|(table, _)| table)
+    }
+
+    /// The table of a hidden operation: the union of the tables of the
+    /// operations it may be ([`Op::hidden_choices`]), in the same order (rows
+    /// ascending), each combination once.
+    fn union_within(
+        puzzle: &Puzzle,
+        id: CageId,
+        budget: &mut Budget,
+    ) -> Result<Combinations, Exhausted> {
+        let width = puzzle.cage(id).cells.len();
+        let mut tables = Vec::new();
+        let mut held = 0;
+        for &op in Op::hidden_choices(width) {
+            match Combinations::of_op(puzzle, id, op, budget) {
+                Ok((table, bytes)) => {
+                    held += bytes;
+                    tables.push(table);
+                }
+                Err(why) => {
+                    budget.release(held);
+                    return Err(why);
+                }
+            }
+        }
+        let mut rows: Vec<&[Digit]> = tables
+            .iter()
+            .flat_map(|t| (0..t.len()).map(move |i| t.row(i)))
+            .collect();
+        rows.sort_unstable();
+        rows.dedup();
+        let digits: Vec<Digit> = rows.iter().flat_map(|r| r.iter().copied()).collect();
+        let table = Combinations::from_rows(width, digits);
+        // The parts are given back once the union is held.
+        let kept = table.digits.len() + table.len().div_ceil(8);
+        if let Err(why) = budget.reserve(kept) {
+            budget.release(held);
+            return Err(why);
+        }
+        budget.release(held);
+        Ok(table)
+    }
+
+    /// The table of one visible operation, and the bytes it holds on the budget.
+    fn of_op(
+        puzzle: &Puzzle,
+        id: CageId,
+        op: Op,
+        budget: &mut Budget,
+    ) -> Result<(Combinations, usize), Exhausted> {
+        let cage = puzzle.cage(id);
         let size = puzzle.size();
         let n = size.get();
         let width = cage.cells.len();
@@ -69,12 +124,12 @@ impl Combinations {
             *h = [row as u8, col as u8, bx as u8];
         }
         let rule = Rule {
-            op: cage.op,
+            op,
             clue: cage.clue,
             n: n as u64,
             full: Digits::full(n).bits(),
             width,
-            clue_divisors: if cage.op == Op::Mul && cage.clue != 0 {
+            clue_divisors: if op == Op::Mul && cage.clue != 0 {
                 (1..=n as u64)
                     .filter(|&d| cage.clue.is_multiple_of(d))
                     .fold(0, |m, d| m | 1 << (d - 1))
@@ -103,11 +158,14 @@ impl Combinations {
             e.budget.release(held);
             return Err(why);
         }
-        Ok(Combinations {
-            width,
-            digits: e.out,
-            live: BitVec::repeat(true, e.found),
-        })
+        Ok((
+            Combinations {
+                width,
+                digits: e.out,
+                live: BitVec::repeat(true, e.found),
+            },
+            held,
+        ))
     }
 
     /// Builds a table from explicit rows (each `width` digits), all live.
@@ -215,7 +273,9 @@ impl Rule {
                 divisors
             }
             Op::Given => self.digit_bit(Some(self.clue)),
-            Op::Sub | Op::Div => u16::MAX,
+            // Checked on each whole assignment (a hidden operation's table is the
+            // union of its choices' tables, so it is not enumerated here).
+            Op::Sub | Op::Div | Op::Hidden => u16::MAX,
         }
     }
 
@@ -249,7 +309,7 @@ impl Rule {
                             .then(|| first / self.clue),
                     )
             }
-            Op::Sub | Op::Div => u16::MAX,
+            Op::Sub | Op::Div | Op::Hidden => u16::MAX,
         }
     }
 
@@ -257,7 +317,7 @@ impl Rule {
     /// (`−` and `÷` on other than two cells).
     #[inline(always)]
     fn checks_rows(self) -> bool {
-        self.width != 2 && matches!(self.op, Op::Sub | Op::Div)
+        self.op == Op::Hidden || self.width != 2 && matches!(self.op, Op::Sub | Op::Div)
     }
 }
 

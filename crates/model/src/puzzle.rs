@@ -130,6 +130,23 @@ impl Puzzle {
         self.cage_of[cell.index()]
     }
 
+    /// The same puzzle with every operation hidden ([`Op::Hidden`]): its cages
+    /// show only their clues (a given stays a given).
+    pub fn with_hidden_ops(&self) -> Puzzle {
+        let mut hidden = self.clone();
+        for cage in &mut hidden.cages {
+            if cage.op != Op::Given {
+                cage.op = Op::Hidden;
+            }
+        }
+        hidden
+    }
+
+    /// Whether some cage's operation is hidden.
+    pub fn has_hidden_ops(&self) -> bool {
+        self.cages.iter().any(|c| c.op == Op::Hidden)
+    }
+
     /// KenDoku box shape (rows, cols), if this is a KenDoku.
     pub fn boxes(&self) -> Option<(usize, usize)> {
         self.boxes

@@ -26,8 +26,8 @@ pub struct Puzzle {
 #[derive(PartialEq, Eq, Hash)]
 pub struct Cage {
     /// `+`, `-`, `*`, `/`, or `!` for a single given cell (as the text format
-    /// writes them).
-    op: &'static str,
+    /// writes them); None when the operation is hidden.
+    op: Option<&'static str>,
     clue: u64,
     /// The cells by name, row letter and column number (`B3`), in reading order.
     cells: Vec<String>,
@@ -39,9 +39,12 @@ pub struct Cage {
 impl Cage {
     fn __repr__(&self) -> String {
         // Ops and cell names are plain ASCII: quoted as Python quotes them.
+        let op = match self.op {
+            Some(op) => format!("'{op}'"),
+            None => "None".to_string(),
+        };
         format!(
-            "Cage(op='{}', clue={}, cells=[{}])",
-            self.op,
+            "Cage(op={op}, clue={}, cells=[{}])",
             self.clue,
             self.cells
                 .iter()
@@ -53,14 +56,15 @@ impl Cage {
 }
 
 /// How the text format writes an operation.
-fn op_symbol(op: Op) -> &'static str {
-    match op {
+fn op_symbol(op: Op) -> Option<&'static str> {
+    Some(match op {
         Op::Add => "+",
         Op::Sub => "-",
         Op::Mul => "*",
         Op::Div => "/",
         Op::Given => "!",
-    }
+        Op::Hidden => return None,
+    })
 }
 
 impl Puzzle {

@@ -101,21 +101,30 @@ fn cages_joined(puzzle: &Puzzle, ids: &[CageId], join: impl Fn(Vec<String>) -> S
     }
 }
 
-/// A cage's clue as the picture writes it: `12×`, `3−`, `7+`, `2÷`, `4` (a given).
+/// A cage's clue as the picture writes it: `12×`, `3−`, `7+`, `2÷`, `4` (a given),
+/// `12` (an operation hidden).
 pub fn clue(cage: &Cage) -> String {
     let symbol = match cage.op {
         Op::Add => "+",
         Op::Sub => "−",
         Op::Mul => "×",
         Op::Div => "÷",
-        Op::Given => "",
+        Op::Given | Op::Hidden => "",
     };
     format!("{}{symbol}", cage.clue)
 }
 
-/// A cage with its clue: `cage B3 (12×)`.
+/// A cage with its clue: `cage B3 (12×)`, `cage A1 (12, operation hidden)`.
 pub fn cage_with_clue(puzzle: &Puzzle, id: CageId) -> String {
-    format!("{} ({})", cage(puzzle, id), clue(puzzle.cage(id)))
+    let cage = puzzle.cage(id);
+    if cage.op == Op::Hidden {
+        return format!(
+            "{} ({}, operation hidden)",
+            self::cage(puzzle, id),
+            cage.clue
+        );
+    }
+    format!("{} ({})", self::cage(puzzle, id), clue(cage))
 }
 
 /// Digits: `5`, `5 and 6`, `1, 2 and 3`.

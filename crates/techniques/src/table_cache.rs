@@ -50,6 +50,7 @@ impl Key {
             Op::Mul => 2,
             Op::Div => 3,
             Op::Given => 4,
+            Op::Hidden => 5,
         };
         // 16 bits, then 9 per cell after the first: at most 115 bits.
         let head = (size.get() as u128) << 7 | op << 4 | cage.cells.len() as u128;

@@ -88,7 +88,9 @@ const CAGES: &str = "6:a7b_a_a_3aa_a_a_7aa__a_5ba,s3a13d2a11s2a14d3s1a10s1s1s1a3
 #[test]
 fn a_full_hint_gives_the_first_proof_of_its_step() {
     let state = "......\n......\n......\n......\n....3.\n......";
-    let full = ok(grader(&["hint", CAGES, "--state", state, "--level", "full"]));
+    let full = ok(grader(&[
+        "hint", CAGES, "--state", state, "--level", "full",
+    ]));
     let last = full.lines().last().unwrap();
     assert_eq!(
         last,

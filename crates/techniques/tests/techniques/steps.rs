@@ -312,6 +312,7 @@ fn kendoku() -> (Puzzle, Vec<u8>) {
                 Op::Sub => (Op::Sub, 2 * max - sum),
                 Op::Div if (max * max) % product == 0 => (Op::Div, max * max / product),
                 Op::Div => (Op::Mul, product),
+                Op::Hidden => (Op::Add, sum),
             };
             Cage::new(cage.cells.clone(), op, clue)
         })
