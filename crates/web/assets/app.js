@@ -17,6 +17,7 @@ const state = {
   lastHint: null,
   boardSeq: 0,
   stepSeq: 0,
+  proofSeq: 0,
 };
 
 async function api(path, body) {
@@ -310,6 +311,7 @@ async function hint(level) {
   }
   if (doc.svg) {
     $("hint-picture").innerHTML = doc.svg;
+    showWhy($("hint-why"), doc.step);
     $("hint-extra").hidden = false;
     state.lastHint = doc.step;
   }
@@ -360,6 +362,7 @@ function setUpSteps() {
     $("step-count").textContent = "No steps: the ladder finds nothing to do from the start.";
     $("step-text").textContent = "";
     $("step-explanation").textContent = "";
+    showWhy($("step-why"), null);
     updateStepButtons();
     return;
   }
@@ -387,11 +390,120 @@ async function showStep(k) {
     const doc = await api("/api/step", { puzzle: state.puzzle, n: k });
     if (seq !== state.stepSeq) return;
     $("step-explanation").textContent = doc.step.explanation;
+    showWhy($("step-why"), doc.step, k);
     $("step-picture").innerHTML = doc.svg;
     $("step-picture").dataset.step = k;
     if (k === count) $("step-count").textContent = `Step ${k} of ${count} (the last: ${state.info.walk_end === "solved" ? "the grid is solved" : "the ladder stops here"})`;
   } catch (e) {
     if (seq === state.stepSeq) $("step-explanation").textContent = e.message;
+  }
+}
+
+// ---- why a step removes what it removes ----
+
+// The removed combinations listed before "Show all".
+const WHY_SHOWN = 8;
+
+function smallButton(text, label) {
+  const b = document.createElement("button");
+  b.type = "button";
+  b.textContent = text;
+  if (label) b.setAttribute("aria-label", label);
+  return b;
+}
+
+// Lists in `box` the cage combinations `step` removes, each with a "Why?" button
+// showing its proof (a region step has one proof for the whole step, so one
+// button). `n` is the step's number in the log, whose proofs /api/proof draws;
+// without it (a hint, from the grid as it stands) a proof is told in words only.
+function showWhy(box, step, n) {
+  box.replaceChildren();
+  const cuts = (step && step.combinations) || [];
+  box.hidden = cuts.length === 0;
+  if (box.hidden) return;
+  const proofs = step.proof || [];
+  const region = proofs.length > 0 && proofs[0].lines !== undefined;
+  const panel = document.createElement("div");
+  panel.className = "proof";
+  panel.id = `${box.id}-proof`;
+  panel.hidden = true;
+  panel.setAttribute("aria-live", "polite");
+  const why = (k, label) => {
+    const b = smallButton("Why?", label);
+    b.className = "why-button";
+    b.setAttribute("aria-expanded", "false");
+    b.setAttribute("aria-controls", panel.id);
+    b.addEventListener("click", () => toggleProof(box, panel, b, step, n, k));
+    return b;
+  };
+  let i = 0;
+  for (const cut of cuts) {
+    const block = document.createElement("div");
+    block.className = "cage";
+    block.hidden = i >= WHY_SHOWN;
+    const head = document.createElement("p");
+    const lost = cut.removed.length;
+    head.textContent = `Cage ${cut.cage} (${cut.cells.join(", ")}) loses ${lost} of its ${cut.before} combinations:`;
+    const list = document.createElement("ul");
+    list.setAttribute("aria-label", `The combinations cage ${cut.cage} loses`);
+    for (const digits of cut.removed) {
+      const item = document.createElement("li");
+      item.append(digits.join(", "));
+      if (!region && i < proofs.length) {
+        item.append(why(i + 1, `Why? ${cut.cells.join(", ")} cannot be ${digits.join(", ")}`));
+      }
+      item.hidden = i >= WHY_SHOWN;
+      list.append(item);
+      i++;
+    }
+    block.append(head, list);
+    box.append(block);
+  }
+  if (i > WHY_SHOWN) {
+    const more = smallButton(`Show all ${i}`);
+    more.className = "why-more";
+    more.addEventListener("click", () => {
+      for (const e of box.querySelectorAll(".cage[hidden], li[hidden]")) e.hidden = false;
+      more.remove();
+    });
+    box.append(more);
+  }
+  if (region) {
+    const line = document.createElement("p");
+    line.append("One reason for them all:", why(1, "Why? The reason these combinations go"));
+    box.append(line);
+  }
+  box.append(panel);
+}
+
+// Shows proof `k` in `panel` (or hides it, when its button is pressed again).
+async function toggleProof(box, panel, b, step, n, k) {
+  const open = b.getAttribute("aria-expanded") === "true";
+  for (const other of box.querySelectorAll("button.why-button")) other.setAttribute("aria-expanded", "false");
+  const seq = ++state.proofSeq;
+  panel.hidden = open;
+  if (open) return;
+  b.setAttribute("aria-expanded", "true");
+  const text = document.createElement("p");
+  const picture = document.createElement("div");
+  const proof = (step.proof || [])[k - 1];
+  text.textContent = proof ? proof.text : "";
+  panel.replaceChildren(text, picture);
+  delete panel.dataset.proof;
+  if (n === undefined) {
+    panel.dataset.proof = k;
+    return;
+  }
+  try {
+    const doc = await api("/api/proof", { puzzle: state.puzzle, n, k });
+    if (seq !== state.proofSeq) return;
+    text.textContent = doc.text;
+    picture.innerHTML = doc.svg;
+    panel.dataset.proof = `${n}:${k}`;
+  } catch (e) {
+    if (seq !== state.proofSeq) return;
+    text.textContent = e.message;
+    text.className = "error";
   }
 }
 

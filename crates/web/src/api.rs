@@ -12,7 +12,7 @@ use kenken_formats::{CellProgress, Format};
 use kenken_model::{Budget, CellId, Digit, Digits, Exhausted, Limits, Puzzle};
 use kenken_render::{scene, GridFrame, Picture, Subject};
 use kenken_search::Verdict;
-use kenken_techniques::position::{self, Hint, Position, Written};
+use kenken_techniques::position::{self, Frame, Hint, Position, Written};
 use kenken_techniques::{Options, Status, Step, StepReport, TechniqueKind};
 use serde::Serialize;
 use serde_json::{json, Map, Value};
@@ -160,11 +160,7 @@ pub fn step(cache: &Cache, limits: Limits, body: Value) -> Result<Value, ApiErro
     let n = req.step()?;
     let loaded = cache.get(req.puzzle()?, limits)?;
     let count = loaded.frames.len();
-    let frame = loaded.frames.get(n - 1).ok_or_else(|| {
-        ApiError::unprocessable(format!(
-            "there is no step {n}: the log has {count} (n is from 1 to {count})"
-        ))
-    })?;
+    let frame = log_frame(&loaded, n)?;
     let picture = Picture::new(loaded.puzzle())
         .cells(frame.before.clone())
         .map_err(|e| ApiError::internal(e.to_string()))?
@@ -173,6 +169,49 @@ pub fn step(cache: &Cache, limits: Limits, body: Value) -> Result<Value, ApiErro
         "n": n,
         "count": count,
         "step": step_json(&loaded, &frame.step),
+        "svg": picture.svg(),
+    }))
+}
+
+/// Step `n` (from 1) of the log, with the grid before it; 422 past the end.
+fn log_frame(loaded: &Loaded, n: usize) -> Result<&Frame, ApiError> {
+    let count = loaded.frames.len();
+    loaded.frames.get(n - 1).ok_or_else(|| {
+        ApiError::unprocessable(format!(
+            "there is no step {n}: the log has {count} (n is from 1 to {count})"
+        ))
+    })
+}
+
+/// `POST /api/proof {"puzzle", "n", "k"}`: proof `k` of step `n` of the log (why
+/// one of the cage combinations it removes cannot be), its text, and its picture
+/// on the grid as it stood before the step.
+pub fn proof(cache: &Cache, limits: Limits, body: Value) -> Result<Value, ApiError> {
+    let req = Request::new(body, "/api/proof", &["puzzle", "n", "k"])?;
+    let n = req.step()?;
+    let k = req.proof()?;
+    let loaded = cache.get(req.puzzle()?, limits)?;
+    let frame = log_frame(&loaded, n)?;
+    let step = &frame.step;
+    let count = step.proofs.len();
+    let proof = step.proofs.get(k - 1).ok_or_else(|| {
+        ApiError::unprocessable(match count {
+            0 => format!(
+                "step {n} ({}) has no proof: only cage comparisons and region totals and parities carry one",
+                step.technique_name()
+            ),
+            _ => format!("step {n} has no proof {k}: it has {count} (k is from 1 to {count})"),
+        })
+    })?;
+    let picture = Picture::new(loaded.puzzle())
+        .cells(frame.before.clone())
+        .map_err(|e| ApiError::internal(e.to_string()))?
+        .proof(proof, loaded.grader.layout());
+    Ok(json!({
+        "n": n,
+        "k": k,
+        "count": count,
+        "text": proof.text(),
         "svg": picture.svg(),
     }))
 }
@@ -322,6 +361,19 @@ impl Request {
             .ok_or_else(|| {
                 ApiError::unprocessable(format!(
                     "\"n\" must be a whole number from 1 (the step to show), not {n}"
+                ))
+            })
+    }
+
+    /// `k`: a proof's number within its step, from 1.
+    fn proof(&self) -> Result<usize, ApiError> {
+        let k = self.field("k");
+        whole(k)
+            .filter(|&k| k >= 1)
+            .and_then(|k| usize::try_from(k).ok())
+            .ok_or_else(|| {
+                ApiError::unprocessable(format!(
+                    "\"k\" must be a whole number from 1 (the proof to show), not {k}"
                 ))
             })
     }

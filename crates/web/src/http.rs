@@ -70,6 +70,10 @@ const ROUTES: &[Route] = &[
         allow: POST,
     },
     Route {
+        path: "/api/proof",
+        allow: POST,
+    },
+    Route {
         path: "/api/board",
         allow: POST,
     },
@@ -364,6 +368,7 @@ async fn route(state: Arc<State>, request: Request<Incoming>) -> Reply {
                 let call: fn(&Cache, Limits, Value) -> Result<Value, ApiError> = match post {
                     "/api/load" => api::load,
                     "/api/step" => api::step,
+                    "/api/proof" => api::proof,
                     "/api/board" => api::board,
                     "/api/check" => api::check,
                     "/api/hint" => api::hint,

@@ -13,6 +13,7 @@
 //! | `GET /api/puzzles?offset=&limit=` | puzzles of the server's FILE (404 without one) |
 //! | `POST /api/load {"puzzle"}` | the puzzle read (any format), its rating, its step log, the empty board |
 //! | `POST /api/step {"puzzle","n"}` | step n, explained, drawn on the grid before it |
+//! | `POST /api/proof {"puzzle","n","k"}` | proof k of step n (why a removed cage combination cannot be), its text and its picture |
 //! | `POST /api/board {"puzzle","cells"}` | the picture of a position |
 //! | `POST /api/check {"puzzle","cells"}` | which entries contradict the solution |
 //! | `POST /api/hint {"puzzle","cells","level"}` | the next step, told at one of four levels |

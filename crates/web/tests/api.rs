@@ -21,6 +21,9 @@ use std::time::{Duration, Instant};
 /// The 6x6 of `docs/formats.md`; its solution's first row is 4 6 1 2 5 3.
 const SIX: &str = "6:a_a_aa_a_a_9a3ba__aa_a__aa__aa_a_,s2a9m6s3m18a5s2s3a6d3a7s2m12m20m24d2";
 const FOUR: &str = "4:_a_5a_bac_a__,d2m12a5m8s2d2s1";
+/// A 9x9 whose step 6 is a cage comparison that removes 5 combinations of cage
+/// A5 (A5, A6, A7).
+const NINE: &str = "9:a__bb__a_b__a_b__a4_4a_a_6a_11a_4a_6a_6a3_aba_3a_3a_a_3aba_baa_aa_a4,m18s2d2a16d2a8s1s3m216s3s2a13s4m24s4d2m8a11s4m126m6m18d3a9d4a9d2a15a7m64a12s2d2s4m108a8m8";
 
 fn start(config: Config) -> SocketAddr {
     let server = Server::bind(Config { port: 0, ..config }).expect("the server binds");
@@ -448,7 +451,12 @@ fn load_step_board_check_hint_and_export() {
     assert_eq!(info["frame"]["n"], 6);
 
     let step = post(addr, "/api/step", json!({"puzzle": SIX, "n": 7})).json();
-    assert_eq!(step["step"]["technique"], "Region parity");
+    // The step as every front end gives it (StepReport): the id, the name, the
+    // combinations it removes and its proof.
+    assert_eq!(step["step"]["technique"], "region-parity");
+    assert_eq!(step["step"]["name"], "Region parity");
+    assert_eq!(step["step"]["combinations"][0]["cage"], "B1");
+    assert_eq!(step["step"]["proof"].as_array().unwrap().len(), 1);
     assert!(step["step"]["explanation"]
         .as_str()
         .unwrap()
@@ -511,6 +519,118 @@ fn load_step_board_check_hint_and_export() {
     assert_eq!(four.status, 422);
     assert!(four.error().contains("only 6x6"), "{}", four.error());
     assert_eq!(four.json()["grid"], ". . . .\n. . . .\n. . . .\n. . . .");
+}
+
+#[test]
+fn the_proofs_of_a_step() {
+    let addr = server();
+    // A cage comparison: one proof for each combination it removes, in order.
+    let step = post(addr, "/api/step", json!({"puzzle": NINE, "n": 6})).json();
+    let report = &step["step"];
+    assert_eq!(report["technique"], "cage-combination");
+    let combinations = report["combinations"].as_array().unwrap();
+    assert_eq!(combinations.len(), 1);
+    assert_eq!(combinations[0]["cage"], "A5");
+    assert_eq!(combinations[0]["cells"], json!(["A5", "A6", "A7"]));
+    let removed = combinations[0]["removed"].as_array().unwrap();
+    assert_eq!(removed.len(), 5);
+    let proofs = report["proof"].as_array().unwrap();
+    assert_eq!(proofs.len(), 5);
+    for (k, (proof, digits)) in proofs.iter().zip(removed).enumerate() {
+        assert_eq!(&proof["digits"], digits);
+        let r = post(
+            addr,
+            "/api/proof",
+            json!({"puzzle": NINE, "n": 6, "k": k + 1}),
+        );
+        assert_eq!(r.status, 200, "{}", r.body);
+        let doc = r.json();
+        assert_eq!(doc["n"], 6);
+        assert_eq!(doc["k"], k + 1);
+        assert_eq!(doc["count"], 5);
+        assert_eq!(doc["text"], proof["text"]);
+        assert!(doc["svg"].as_str().unwrap().starts_with("<svg"));
+    }
+    let first = post(addr, "/api/proof", json!({"puzzle": NINE, "n": 6, "k": 1})).json();
+    assert!(
+        first["text"]
+            .as_str()
+            .unwrap()
+            .starts_with("If A5, A6, A7 were 1, 9, 6, cage A1 (18×) could only be"),
+        "{}",
+        first["text"]
+    );
+    // Each proof has its own picture: another combination ringed.
+    let second = post(addr, "/api/proof", json!({"puzzle": NINE, "n": 6, "k": 2})).json();
+    assert_ne!(first["svg"], second["svg"]);
+    // The proof's picture is not the step's.
+    assert_ne!(first["svg"], step["svg"]);
+
+    // A region parity: one proof for the whole step.
+    let region = post(addr, "/api/proof", json!({"puzzle": SIX, "n": 7, "k": 1})).json();
+    assert_eq!(region["count"], 1);
+    assert!(region["text"]
+        .as_str()
+        .unwrap()
+        .starts_with("Every row holds 1 to 6 once"));
+
+    // A proof the step does not have, a step without proofs, a step past the
+    // log, and fields that cannot be used: 422, said in words.
+    let r = post(addr, "/api/proof", json!({"puzzle": NINE, "n": 6, "k": 6}));
+    assert_eq!(r.status, 422);
+    assert_eq!(
+        r.error(),
+        "step 6 has no proof 6: it has 5 (k is from 1 to 5)"
+    );
+    let r = post(addr, "/api/proof", json!({"puzzle": NINE, "n": 1, "k": 1}));
+    assert_eq!(r.status, 422);
+    assert_eq!(
+        r.error(),
+        "step 1 (Claiming candidates) has no proof: only cage comparisons and region totals and parities carry one"
+    );
+    let r = post(
+        addr,
+        "/api/proof",
+        json!({"puzzle": SIX, "n": 10_000, "k": 1}),
+    );
+    assert_eq!(r.status, 422);
+    assert!(r
+        .error()
+        .starts_with("there is no step 10000: the log has "));
+    for k in [json!(0), json!(-1), json!(1.5), json!("1"), json!(null)] {
+        let r = post(addr, "/api/proof", json!({"puzzle": SIX, "n": 7, "k": k}));
+        assert_eq!(r.status, 422, "{k}");
+        assert_eq!(
+            r.error(),
+            format!("\"k\" must be a whole number from 1 (the proof to show), not {k}")
+        );
+    }
+    let r = post(addr, "/api/proof", json!({"puzzle": SIX, "n": 0, "k": 1}));
+    assert_eq!(r.status, 422);
+    assert!(r.error().starts_with("\"n\" must be a whole number from 1"));
+    let r = post(addr, "/api/proof", json!({"puzzle": SIX, "n": 7}));
+    assert_eq!(r.status, 422);
+    assert_eq!(
+        r.error(),
+        "the field \"k\" is missing: /api/proof takes \"puzzle\", \"n\", \"k\""
+    );
+    let r = post(
+        addr,
+        "/api/proof",
+        json!({"puzzle": SIX, "n": 7, "k": 1, "cells": []}),
+    );
+    assert_eq!(r.status, 422);
+    assert_eq!(
+        r.error(),
+        "unknown field \"cells\": /api/proof takes \"puzzle\", \"n\", \"k\""
+    );
+    let r = post(
+        addr,
+        "/api/proof",
+        json!({"puzzle": "hello", "n": 1, "k": 1}),
+    );
+    assert_eq!(r.status, 422);
+    assert!(r.error().starts_with("the puzzle cannot be read: "));
 }
 
 #[test]

@@ -140,7 +140,7 @@ fn each_documented_example_gets_its_documented_status() {
             }
         }
     }
-    assert!(tried >= 18, "{tried}");
+    assert!(tried >= 21, "{tried}");
 }
 
 #[test]
@@ -192,4 +192,138 @@ fn the_statuses_the_server_gives_are_documented() {
     assert_eq!(get(addr, "/api/puzzles?limit=x").status, 422);
     documented("/api/puzzles", "get", 422);
     documented("/api/puzzles", "get", 404);
+}
+
+/// Whether `value` fits `schema`, for the parts of JSON Schema the document
+/// uses; the first misfit found, by its place in the value, otherwise.
+fn misfit(doc: &Value, schema: &Value, value: &Value, at: &str) -> Option<String> {
+    let schema = resolve(doc, schema);
+    if let Some(options) = schema.get("oneOf").and_then(Value::as_array) {
+        let fits = options
+            .iter()
+            .filter(|o| misfit(doc, o, value, at).is_none())
+            .count();
+        return (fits != 1).then(|| format!("{at}: {value} fits {fits} of oneOf"));
+    }
+    if value.is_null() {
+        return (schema["nullable"] != true).then(|| format!("{at}: null"));
+    }
+    let kind = schema.get("type").and_then(Value::as_str);
+    let fits_kind = match kind {
+        None => true,
+        Some("object") => value.is_object(),
+        Some("array") => value.is_array(),
+        Some("string") => value.is_string(),
+        Some("integer") => value.is_i64() || value.is_u64(),
+        Some("number") => value.is_number(),
+        Some("boolean") => value.is_boolean(),
+        Some(other) => panic!("{at}: type {other}"),
+    };
+    if !fits_kind {
+        return Some(format!("{at}: {value} is not of type {kind:?}"));
+    }
+    if let Some(allowed) = schema.get("enum").and_then(Value::as_array) {
+        if !allowed.contains(value) {
+            return Some(format!("{at}: {value} is not one of {allowed:?}"));
+        }
+    }
+    if let Some(n) = value.as_f64() {
+        let below = schema
+            .get("minimum")
+            .and_then(Value::as_f64)
+            .is_some_and(|m| n < m);
+        let above = schema
+            .get("maximum")
+            .and_then(Value::as_f64)
+            .is_some_and(|m| n > m);
+        if below || above {
+            return Some(format!("{at}: {n} is out of range"));
+        }
+    }
+    if let Some(items) = value.as_array() {
+        if let Some(min) = schema.get("minItems").and_then(Value::as_u64) {
+            if (items.len() as u64) < min {
+                return Some(format!("{at}: fewer than {min} items"));
+            }
+        }
+        if let Some(each) = schema.get("items") {
+            for (i, item) in items.iter().enumerate() {
+                if let Some(why) = misfit(doc, each, item, &format!("{at}[{i}]")) {
+                    return Some(why);
+                }
+            }
+        }
+    }
+    if let Some(fields) = value.as_object() {
+        let properties = schema.get("properties").and_then(Value::as_object);
+        for required in schema
+            .get("required")
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+        {
+            if !fields.contains_key(required.as_str().unwrap()) {
+                return Some(format!("{at}: {required} is missing"));
+            }
+        }
+        for (key, field) in fields {
+            match properties.and_then(|p| p.get(key)) {
+                Some(property) => {
+                    if let Some(why) = misfit(doc, property, field, &format!("{at}.{key}")) {
+                        return Some(why);
+                    }
+                }
+                None if schema["additionalProperties"] == false => {
+                    return Some(format!("{at}: {key} is not documented"))
+                }
+                None => {}
+            }
+        }
+    }
+    None
+}
+
+#[test]
+fn steps_and_proofs_fit_their_documented_schemas() {
+    let doc = document();
+    let addr = server();
+    let answer = |path: &str| {
+        doc["paths"][path]["post"]["responses"]["200"]["content"]["application/json"]["schema"]
+            .clone()
+    };
+    let fits = |path: &str, body: Value| {
+        let r = post(addr, path, body.clone());
+        assert_eq!(r.status, 200, "{path} {body}: {}", r.body);
+        let value = r.json();
+        if let Some(why) = misfit(&doc, &answer(path), &value, "answer") {
+            panic!("{path} {body}: {why}");
+        }
+        value
+    };
+    // A cage comparison, a region parity (with a parity left), and the last step.
+    let comparison = fits("/api/step", json!({"puzzle": NINE, "n": 6}));
+    assert!(comparison["step"]["proof"][0]["cages"].is_array());
+    let region = fits("/api/step", json!({"puzzle": SIX, "n": 7}));
+    assert!(region["step"]["proof"][0]["lines"].is_array());
+    let steps = fits("/api/load", json!({"puzzle": SIX}))["steps"]
+        .as_array()
+        .unwrap()
+        .len();
+    fits("/api/step", json!({"puzzle": SIX, "n": steps}));
+    for (puzzle, n, k) in [(NINE, 6, 1), (NINE, 6, 5), (SIX, 7, 1)] {
+        fits("/api/proof", json!({"puzzle": puzzle, "n": n, "k": k}));
+    }
+    for puzzle in [SIX, NINE] {
+        let size = fits("/api/load", json!({"puzzle": puzzle}))["size"]
+            .as_u64()
+            .unwrap() as usize;
+        fits(
+            "/api/hint",
+            json!({"puzzle": puzzle, "cells": blank(size), "level": "full"}),
+        );
+    }
+    // The checker sees a misfit.
+    let mut wrong = comparison.clone();
+    wrong["step"]["technique_id"] = json!("x");
+    assert!(misfit(&doc, &answer("/api/step"), &wrong, "answer").is_some());
 }

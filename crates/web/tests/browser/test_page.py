@@ -156,6 +156,98 @@ def test_hints_at_every_level_from_a_partial_position(page):
     page.wait_for_function("() => document.querySelector('#result').textContent.startsWith('All consistent')")
 
 
+# A 9x9 whose step 6 (naked singles included) is a cage comparison removing 5
+# combinations of cage A5.
+NINE = (
+    "9:a__bb__a_b__a_b__a4_4a_a_6a_11a_4a_6a_6a3_aba_3a_3a_a_3aba_baa_aa_a4,"
+    "m18s2d2a16d2a8s1s3m216s3s2a13s4m24s4d2m8a11s4m126m6m18d3a9d4a9d2a15a7m64a12s2d2s4m108a8m8"
+)
+
+
+def show_step(page, k):
+    page.fill("#step-range", str(k))
+    page.wait_for_function(f"() => document.querySelector('#step-picture').dataset.step === '{k}'")
+
+
+def test_why_a_cage_comparison_removes_a_combination(page):
+    load(page, NINE)
+    show_step(page, 6)
+    why = page.locator("#step-why")
+    assert why.is_visible()
+    assert "Cage A5 (A5, A6, A7) loses 5 of its 22 combinations:" in why.inner_text()
+    buttons = why.locator("button.why-button")
+    assert buttons.count() == 5
+    assert why.locator("li").first.inner_text().startswith("1, 9, 6")
+    panel = page.locator("#step-why-proof")
+    assert panel.is_hidden()
+    # The first removed combination's "Why?", pressed from the keyboard.
+    buttons.first.focus()
+    page.keyboard.press("Enter")
+    page.wait_for_selector("#step-why-proof[data-proof='6:1'] svg")
+    assert buttons.first.get_attribute("aria-expanded") == "true"
+    text = panel.locator("p").inner_text()
+    assert text.startswith("If A5, A6, A7 were 1, 9, 6, cage A1 (18×) could only be"), text
+    picture = panel.locator("svg")
+    assert picture.count() == 1 and picture.bounding_box()["width"] > 100
+    # Another combination's proof takes its place; pressed again, it closes.
+    buttons.nth(1).click()
+    page.wait_for_selector("#step-why-proof[data-proof='6:2'] svg")
+    assert panel.locator("p").inner_text().startswith("If A5, A6, A7 were 3, 9, 4,")
+    assert buttons.first.get_attribute("aria-expanded") == "false"
+    buttons.nth(1).click()
+    assert panel.is_hidden()
+    # Another step without removed combinations lists none.
+    show_step(page, 5)
+    page.wait_for_function("() => document.querySelector('#step-why').hidden")
+
+
+def test_why_a_region_step_and_a_long_list(page):
+    load(page, SIX)
+    # Step 7 is a region parity: one proof, one "Why?", for the whole step.
+    show_step(page, 7)
+    why = page.locator("#step-why")
+    assert why.locator("li").count() == 4
+    assert why.locator("button.why-button").count() == 1
+    why.locator("button.why-button").click()
+    page.wait_for_selector("#step-why-proof[data-proof='7:1'] svg")
+    assert page.locator("#step-why-proof p").inner_text().startswith("Every row holds 1 to 6 once")
+    # Step 7 of the 9x9, a region sum, removes 20 combinations: 8 are listed,
+    # then all on demand; its one "Why?" stays.
+    load(page, NINE)
+    show_step(page, 7)
+    assert why.locator("li:visible").count() == 8
+    more = why.locator("button.why-more")
+    assert more.inner_text() == "Show all 20"
+    more.click()
+    assert why.locator("li:visible").count() == 20
+    assert more.count() == 0
+    assert why.locator("button.why-button").count() == 1
+
+
+def test_why_in_the_full_hint(page):
+    load(page, NINE)
+    # Hints written into the grid until the next one removes combinations with
+    # a proof; its "Why?" tells the proof (in words: the hint is not a step of
+    # the log, whose proofs /api/proof draws).
+    for _ in range(10):
+        page.click("button.hint[data-level=full]")
+        page.wait_for_selector("#hint-extra:not([hidden])")
+        if page.evaluate("!!(state.lastHint && state.lastHint.proof)"):
+            break
+        page.click("#apply-hint")
+        board_drawn(page)
+    else:
+        pytest.fail("no hint with a proof")
+    why = page.locator("#hint-why")
+    assert why.is_visible()
+    assert "loses" in why.inner_text()
+    button = why.locator("button.why-button").first
+    button.click()
+    page.wait_for_selector("#hint-why-proof[data-proof='1']")
+    expected = page.evaluate("state.lastHint.proof[0].text")
+    assert page.locator("#hint-why-proof p").inner_text() == expected
+
+
 def test_export_k6c_and_its_limits(page):
     load(page, SIX)
     click_cell(page, 0)
