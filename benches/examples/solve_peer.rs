@@ -361,6 +361,7 @@ fn peer_format(puzzle: &Puzzle) -> Result<String, String> {
                 Op::Mul => '*',
                 Op::Div => '/',
                 Op::Given => return Err("a given of several cells".to_string()),
+                Op::Hidden => return Err("the peer has no hidden operations".to_string()),
             };
             clues.push_str(&format!("{}: {}{op}\n", char::from(letter), cage.clue));
             letter
