@@ -26,9 +26,18 @@ pub enum GenerateFormat {
 }
 
 /// Checks that the output format can hold the puzzles asked for, before searching.
-pub fn check_format(format: GenerateFormat, size: usize, kendoku: bool) -> Result<(), String> {
-    let six = size == 6;
+pub fn check_format(format: GenerateFormat, request: &Request) -> Result<(), String> {
+    let six = request.size == 6;
+    let kendoku = request.kendoku;
     match format {
+        GenerateFormat::Tatham | GenerateFormat::K6c | GenerateFormat::D6c
+            if request.hide_ops =>
+        {
+            Err(format!(
+                "{} cannot show a cage whose operation is hidden: with --hide-ops, use --format text or ndjson",
+                format_name(format)
+            ))
+        }
         GenerateFormat::K6c if !six || kendoku => {
             Err("k6c holds 6x6 KenKen puzzles only (without --kendoku)".into())
         }
@@ -42,8 +51,20 @@ pub fn check_format(format: GenerateFormat, size: usize, kendoku: bool) -> Resul
     }
 }
 
+/// The format's name, as `--format` spells it.
+fn format_name(format: GenerateFormat) -> &'static str {
+    match format {
+        GenerateFormat::Ndjson => "ndjson",
+        GenerateFormat::Tatham => "tatham",
+        GenerateFormat::K6c => "k6c",
+        GenerateFormat::D6c => "d6c",
+        GenerateFormat::Text => "text",
+    }
+}
+
 /// A puzzle in the output format (in NDJSON rows: a Tatham ID, or D6C for a 6×6
-/// KenDoku, or the text format for another KenDoku).
+/// KenDoku, or the text format for another KenDoku or for a puzzle whose
+/// operations are hidden).
 pub fn puzzle_string(puzzle: &Puzzle, format: GenerateFormat) -> Result<String, WriteError> {
     match format {
         GenerateFormat::Tatham => tatham::write(puzzle),
@@ -53,7 +74,9 @@ pub fn puzzle_string(puzzle: &Puzzle, format: GenerateFormat) -> Result<String, 
         GenerateFormat::Ndjson if puzzle.is_kendoku() && puzzle.size().get() == 6 => {
             sudokuwiki::write_d6c(puzzle, None)
         }
-        GenerateFormat::Ndjson if puzzle.is_kendoku() => text::write(puzzle),
+        GenerateFormat::Ndjson if puzzle.is_kendoku() || puzzle.has_hidden_ops() => {
+            text::write(puzzle)
+        }
         GenerateFormat::Ndjson => tatham::write(puzzle),
     }
 }
@@ -65,6 +88,10 @@ pub fn puzzle_string(puzzle: &Puzzle, format: GenerateFormat) -> Result<String, 
 pub struct GeneratedRow {
     /// Mode c's max depth (`null` when mode c ran out of work).
     pub depth: Option<usize>,
+    /// The puzzle's operations are hidden (`puzzle` is in the text format, with
+    /// `?` cages); left out when false.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub hide_ops: bool,
     /// 1-based, in the run's order.
     pub index: usize,
     pub max: f64,
@@ -81,6 +108,7 @@ impl GeneratedRow {
     pub fn new(g: &Generated, index: usize) -> Result<GeneratedRow, WriteError> {
         Ok(GeneratedRow {
             depth: g.depth,
+            hide_ops: g.puzzle.has_hidden_ops(),
             index,
             max: g.max.as_f64(),
             puzzle: puzzle_string(&g.puzzle, GenerateFormat::Ndjson)?,
@@ -90,6 +118,10 @@ impl GeneratedRow {
             total: g.total.as_f64(),
         })
     }
+}
+
+fn is_false(b: &bool) -> bool {
+    !b
 }
 
 /// A generated puzzle as one output line (without its line break): an NDJSON row,

@@ -14,6 +14,7 @@ use kenken_formats::batch_input::Entry;
 use kenken_formats::{read_any, tatham, Imported};
 use rayon::prelude::*;
 use rayon::ThreadPool;
+use serde::{Deserialize, Serialize};
 use std::borrow::Cow;
 use std::io::{self, Write};
 use std::panic::{catch_unwind, AssertUnwindSafe};
@@ -29,8 +30,8 @@ use std::time::{Duration, Instant};
 /// first rows come out only once the first chunk is read and worked on.
 pub const CHUNK_PER_JOB: usize = 2048;
 
-/// One entry of a batch to work on.
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// One entry of a batch to work on (serialisable, to be sent to another process).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Job {
     /// 1-based position among the entries of the whole input.
     pub index: usize,
@@ -39,6 +40,9 @@ pub struct Job {
     pub text: String,
     /// Why the entry is not a puzzle string (the batch reader's message).
     pub problem: Option<String>,
+    /// Read the puzzle with every operation hidden.
+    #[serde(default)]
+    pub hide_ops: bool,
     /// The bytes of input read for this entry (for progress against the input's
     /// length).
     pub bytes: u64,
@@ -53,6 +57,7 @@ impl Job {
             bytes: text.len() as u64,
             text,
             problem: None,
+            hide_ops: false,
         }
     }
 
@@ -68,6 +73,7 @@ impl From<Entry> for Job {
             index: entry.index,
             problem: entry.problem.map(|p| p.to_string()),
             text: entry.text,
+            hide_ops: entry.hide_ops,
             bytes: entry.bytes,
         }
     }
@@ -354,6 +360,7 @@ fn read_job<F>(job: &Job) -> Result<Imported, Outcome<F>> {
     match &job.problem {
         Some(problem) => Err(Outcome::Invalid(problem.clone())),
         None => guarded(|| read_any(&job.text, None))?
+            .map(|imported| imported.hiding_ops(job.hide_ops))
             .map_err(|e| Outcome::Invalid(clip_message(e.to_string()))),
     }
 }

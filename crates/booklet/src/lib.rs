@@ -168,7 +168,11 @@ impl ItemError {
 /// within `limits`.
 pub fn prepare(number: usize, text: &str, limits: Limits) -> Result<Item, ItemError> {
     let imported = kenken_formats::read_any(text, None)?;
-    let puzzle = imported.puzzle;
+    prepare_puzzle(number, imported.puzzle, limits)
+}
+
+/// Rates and solves a puzzle already read, numbered `number`, within `limits`.
+pub fn prepare_puzzle(number: usize, puzzle: Puzzle, limits: Limits) -> Result<Item, ItemError> {
     let grader = Grader::with_limits(&puzzle, limits).map_err(ItemError::Stopped)?;
     match grader.verdict() {
         Verdict::Unique => {}

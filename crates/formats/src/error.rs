@@ -247,7 +247,7 @@ pub enum WriteError {
     NotKenDoku,
     #[error("the {0} format can be read but not written")]
     WriteNotSupported(Format),
-    #[error("the {0} format has no way to hide a cage's operation: write this puzzle in the text format, whose `? 12 A1 A2` lines can")]
+    #[error("the {0} format cannot show a cage whose operation is hidden; of the formats written, only text can (`? 12 A1 A2`)")]
     HiddenOperations(Format),
     #[error("the progress has {found} cells, the puzzle {expected}")]
     ProgressLength { expected: usize, found: usize },

@@ -134,6 +134,20 @@ pub struct Imported {
     pub strict_error: Option<FormatError>,
 }
 
+impl Imported {
+    /// The same, with every cage's operation hidden when `hide` is set
+    /// ([`Puzzle::with_hidden_ops`]).
+    pub fn hiding_ops(self, hide: bool) -> Imported {
+        if !hide {
+            return self;
+        }
+        Imported {
+            puzzle: self.puzzle.with_hidden_ops(),
+            ..self
+        }
+    }
+}
+
 /// Guesses the format of a puzzle string, from its shape alone (it may still fail to
 /// read). `None` when it looks like none of them.
 pub fn detect(input: &str) -> Option<Format> {

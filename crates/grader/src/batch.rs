@@ -7,7 +7,7 @@
 //! and one line on stderr; the batch goes on, and exits with code 2 at the end.
 
 use crate::exit::{BAD_INPUT, FAILURE};
-use crate::input::open_batch;
+use crate::input::{open_batch, HideOps};
 use crate::options;
 use crate::streaming::{self, Settings};
 use anyhow::Context;
@@ -27,6 +27,8 @@ pub struct BatchArgs {
     /// The output rows.
     #[arg(long, value_enum, default_value = "tsv")]
     pub format: RowFormat,
+    #[command(flatten)]
+    pub hide: HideOps,
     #[command(flatten)]
     pub grading: GradeOptions,
     /// Worker threads: 1 to 256 (default: every core).
@@ -66,6 +68,7 @@ pub fn run(args: BatchArgs) -> anyhow::Result<ExitCode> {
         jobs,
         quiet: args.quiet,
         times: args.times,
+        hide: args.hide,
     };
     let work = Grading::new(&grading);
     let mut rows = GradeRows::new(grading.mode, args.format, args.times);

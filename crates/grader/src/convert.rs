@@ -7,7 +7,7 @@
 //! relaxed rules.
 
 use crate::exit::BAD_INPUT;
-use crate::input::load_puzzle;
+use crate::input::{load_puzzle, HideOps};
 use clap::{Args, ValueEnum};
 use kenken_formats::{write, CellProgress, Format};
 use std::process::ExitCode;
@@ -23,6 +23,8 @@ pub struct ConvertArgs {
     /// The format to read (detected from the input when omitted).
     #[arg(long, value_enum)]
     pub from: Option<FromFormat>,
+    #[command(flatten)]
+    pub hide: HideOps,
 }
 
 /// Formats that can be written.
@@ -83,7 +85,12 @@ impl From<FromFormat> for Format {
 }
 
 pub fn run(args: ConvertArgs) -> anyhow::Result<ExitCode> {
-    let (_, imported) = match load_puzzle("convert", &args.puzzle, args.from.map(Format::from)) {
+    let (_, imported) = match load_puzzle(
+        "convert",
+        &args.puzzle,
+        args.from.map(Format::from),
+        args.hide,
+    ) {
         Ok(loaded) => loaded,
         Err(code) => return Ok(code),
     };

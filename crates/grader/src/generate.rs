@@ -14,6 +14,8 @@ use kenken_formats::{tatham, Strictness};
 use kenken_generator::{
     clock_seed, generate, Event, GenerateError, GenerateOptions, Generated, Stopped,
 };
+use kenken_model::{Cage, Op, Puzzle};
+use std::borrow::Cow;
 use std::io::{self, BufWriter, IsTerminal, Write};
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
@@ -61,7 +63,7 @@ pub fn run(args: GenerateArgs) -> anyhow::Result<ExitCode> {
     let mut request = plan.request.clone();
     // Only NDJSON rows carry mode c's depth.
     request.mode_c_depth = args.format == GenerateFormat::Ndjson;
-    if let Err(e) = check_format(args.format, request.size, request.kendoku) {
+    if let Err(e) = check_format(args.format, &request) {
         eprintln!("grader generate: error: {e}");
         return Ok(ExitCode::from(BAD_INPUT));
     }
@@ -86,7 +88,7 @@ pub fn run(args: GenerateArgs) -> anyhow::Result<ExitCode> {
                 let result = row(g, written, args.format).and_then(|line| {
                     if request.rules.strict {
                         // Every strict puzzle must read back under Tatham's own rules.
-                        let id = tatham::write(&g.puzzle)?;
+                        let id = tatham::write(&shapes_only(&g.puzzle))?;
                         tatham::read_with(&id, Strictness::Strict).map_err(|e| {
                             anyhow::anyhow!("internal error: {id} breaks Tatham's rules: {e}")
                         })?;
@@ -142,6 +144,24 @@ pub fn run(args: GenerateArgs) -> anyhow::Result<ExitCode> {
         report.found, plan.count
     );
     Ok(ExitCode::from(INCOMPLETE))
+}
+
+/// A puzzle to check against Tatham's rules: itself, or, when its operations are
+/// hidden (which a game ID cannot show), the same cages written as sums (the rules
+/// on cage shapes and grid size do not look at the operations).
+fn shapes_only(puzzle: &Puzzle) -> Cow<'_, Puzzle> {
+    if !puzzle.has_hidden_ops() {
+        return Cow::Borrowed(puzzle);
+    }
+    let cages = puzzle
+        .cages()
+        .iter()
+        .map(|c| match c.op {
+            Op::Hidden => Cage::new(c.cells.clone(), Op::Add, c.clue),
+            _ => c.clone(),
+        })
+        .collect();
+    Cow::Owned(Puzzle::new(puzzle.size(), cages).expect("the same cages make a puzzle"))
 }
 
 /// Found / tried / rate on stderr when it is a terminal (and not `--quiet`).

@@ -4,7 +4,7 @@
 //! explained; or one JSON document (`--json`); or only the next step (`--hint`).
 
 use crate::convert::FromFormat;
-use crate::input::load_puzzle;
+use crate::input::{load_puzzle, HideOps};
 use crate::report::{grid_rows, grid_text, print, status_explained, StepJson};
 use crate::wording::Wording;
 use clap::Args;
@@ -25,6 +25,8 @@ pub struct GradeArgs {
     /// The format to read (detected from the input when omitted).
     #[arg(long, value_enum)]
     pub from: Option<FromFormat>,
+    #[command(flatten)]
+    pub hide: HideOps,
     #[command(flatten)]
     pub grading: GradeOptions,
     /// Leave naked singles (rating 0) out of the log.
@@ -52,7 +54,12 @@ pub fn run(args: GradeArgs) -> anyhow::Result<ExitCode> {
         Ok(settings) => settings,
         Err(code) => return Ok(code),
     };
-    let (input, imported) = match load_puzzle("grade", &args.puzzle, args.from.map(Format::from)) {
+    let (input, imported) = match load_puzzle(
+        "grade",
+        &args.puzzle,
+        args.from.map(Format::from),
+        args.hide,
+    ) {
         Ok(loaded) => loaded,
         Err(code) => return Ok(code),
     };

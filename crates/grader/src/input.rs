@@ -5,6 +5,7 @@
 
 use crate::exit::BAD_INPUT;
 use anyhow::{anyhow, bail};
+use clap::Args;
 use kenken_batch::text::{clip_message, relaxed_warning};
 use kenken_formats::batch_input::{self, BatchError, Entries, Shape};
 use kenken_formats::{read_any, Format, FormatError, Imported, Location, Rule};
@@ -13,6 +14,16 @@ use std::io::{self, IsTerminal, Read};
 use std::os::fd::AsFd;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+
+/// `--hide-ops`, for every subcommand that reads puzzles.
+#[derive(Args, Clone, Copy, Debug, Default)]
+pub struct HideOps {
+    /// Read every puzzle with its operations hidden: a cage shows only its number,
+    /// and any operation that makes it counts (+ or ×, and on two cells − or ÷).
+    /// A batch entry can ask for it alone: {"puzzle": …, "hide_ops": true}.
+    #[arg(long)]
+    pub hide_ops: bool,
+}
 
 /// Where a puzzle's text came from.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -147,11 +158,12 @@ fn looks_like_path(arg: &str) -> bool {
 /// is reported on stderr as `grader <command>: error: …` (with the offending line
 /// and a caret where the position is known) and gives the bad-input exit code. A
 /// Tatham ID that only the lenient reading accepts is read, with a warning naming
-/// the relaxed rules.
+/// the relaxed rules. With `hide`, the puzzle's operations are hidden.
 pub fn load_puzzle(
     command: &str,
     arg: &str,
     format: Option<Format>,
+    hide: HideOps,
 ) -> Result<(PuzzleInput, Imported), ExitCode> {
     let input = read_puzzle_arg(command, arg).map_err(|e| {
         eprintln!("grader {command}: error: {e:#}");
@@ -162,7 +174,7 @@ pub fn load_puzzle(
             if let Some(warning) = relaxed_warning(&imported) {
                 eprintln!("grader {command}: warning: {warning}");
             }
-            Ok((input, imported))
+            Ok((input, imported.hiding_ops(hide.hide_ops)))
         }
         Err(e) => {
             match e.rule {

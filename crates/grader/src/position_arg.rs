@@ -5,7 +5,7 @@
 
 use crate::convert::FromFormat;
 use crate::exit::BAD_INPUT;
-use crate::input::{load_puzzle, read_puzzle_arg};
+use crate::input::{load_puzzle, read_puzzle_arg, HideOps};
 use clap::Args;
 use kenken_formats::state;
 use kenken_formats::{CellProgress, Format, Imported};
@@ -21,6 +21,8 @@ pub struct PositionArgs {
     /// The format to read (detected from the input when omitted).
     #[arg(long, value_enum)]
     pub from: Option<FromFormat>,
+    #[command(flatten)]
+    pub hide: HideOps,
     /// The solver's position: K6C/D6C with progress, or a grid of digits, `.` and
     /// `[…]` pencil marks (a string, a file, or `-`). Without it, a K6C/D6C
     /// puzzle's own progress, else the empty grid.
@@ -32,7 +34,12 @@ impl PositionArgs {
     /// The puzzle read and the position in it; problems are reported on stderr
     /// with the command's name and give the bad-input exit code.
     pub fn load(&self, command: &str) -> Result<(Imported, Position), ExitCode> {
-        let (_, imported) = load_puzzle(command, &self.puzzle, self.from.map(Format::from))?;
+        let (_, imported) = load_puzzle(
+            command,
+            &self.puzzle,
+            self.from.map(Format::from),
+            self.hide,
+        )?;
         let position = load_position(command, &imported, self.state.as_deref())?;
         Ok((imported, position))
     }

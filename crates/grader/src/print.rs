@@ -7,13 +7,14 @@
 //! left out with a line on stderr; the others are printed under their own numbers.
 
 use crate::exit::{BAD_INPUT, NOT_UNIQUE};
-use crate::input::open_batch;
+use crate::input::{open_batch, HideOps};
 use crate::report::label;
 use anyhow::Context;
 use clap::{Args, ValueEnum};
 use indicatif::{ProgressBar, ProgressStyle};
 use kenken_batch::text::clip_message;
-use kenken_booklet::{prepare, Booklet, Item, ItemError, Options, Paper, PerPage};
+use kenken_booklet::{prepare_puzzle, Booklet, Item, ItemError, Options, Paper, PerPage};
+use kenken_formats::read_any;
 use kenken_model::Limits;
 use rayon::prelude::*;
 use std::io::{self, IsTerminal};
@@ -31,6 +32,8 @@ pub struct PrintArgs {
     /// (NAME-1.svg, NAME-2.svg, …, numbered with as many digits as the last page).
     #[arg(short, long, value_name = "FILE")]
     pub output: PathBuf,
+    #[command(flatten)]
+    pub hide: HideOps,
     /// Puzzles on each page: 1, 2, 4 or 6.
     #[arg(long, default_value = "4", value_parser = parse_per_page)]
     pub per_page: PerPage,
@@ -133,7 +136,11 @@ pub fn run(args: PrintArgs) -> anyhow::Result<ExitCode> {
                     )
                 })?;
                 let limits = Limits::new().until(args.timeout.map(|t| Instant::now() + t));
-                prepare(entry.index, text, limits).map_err(Problem::Item)
+                let imported = read_any(text, None).map_err(|e| Problem::Item(e.into()))?;
+                let puzzle = imported
+                    .hiding_ops(entry.hide_ops || args.hide.hide_ops)
+                    .puzzle;
+                prepare_puzzle(entry.index, puzzle, limits).map_err(Problem::Item)
             })
             .collect();
         bar.inc(chunk.len() as u64);

@@ -13,7 +13,7 @@
 
 use crate::convert::FromFormat;
 use crate::exit::{BAD_INPUT, FAILURE, NOT_UNIQUE};
-use crate::input::{load_puzzle, open_batch};
+use crate::input::{load_puzzle, open_batch, HideOps};
 use crate::report::{grid_rows, grid_text};
 use crate::streaming::{self, Settings};
 use clap::Args;
@@ -45,6 +45,8 @@ pub struct SolveArgs {
     /// every puzzle on its own).
     #[arg(long, value_enum, conflicts_with = "many")]
     pub from: Option<FromFormat>,
+    #[command(flatten)]
+    pub hide: HideOps,
     /// Print one JSON document: {"puzzle","size","verdict","solution"}.
     #[arg(long, conflicts_with = "many")]
     pub json: bool,
@@ -75,7 +77,8 @@ pub fn run(args: SolveArgs) -> anyhow::Result<ExitCode> {
         return run_many(args);
     }
     let arg = args.puzzle.as_deref().unwrap_or("-");
-    let (input, imported) = match load_puzzle("solve", arg, args.from.map(Format::from)) {
+    let (input, imported) = match load_puzzle("solve", arg, args.from.map(Format::from), args.hide)
+    {
         Ok(loaded) => loaded,
         Err(code) => return Ok(code),
     };
@@ -150,6 +153,7 @@ fn run_many(args: SolveArgs) -> anyhow::Result<ExitCode> {
         jobs,
         quiet: args.quiet,
         times: args.times,
+        hide: args.hide,
     };
     let work = Solving {
         timeout: args.timeout,

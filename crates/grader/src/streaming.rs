@@ -8,6 +8,7 @@
 //! whose puzzle cannot be read, gets a row saying why and one line on stderr, and
 //! the input goes on. A progress bar is drawn on stderr when it is a terminal.
 
+use crate::input::HideOps;
 use crate::report::label;
 use anyhow::Context;
 use indicatif::{ProgressBar, ProgressState, ProgressStyle};
@@ -28,6 +29,8 @@ pub struct Settings {
     pub quiet: bool,
     /// Time each entry.
     pub times: bool,
+    /// Hide every puzzle's operations (as well as those of the entries that ask).
+    pub hide: HideOps,
 }
 
 /// Works on every entry and writes a row for each, in input order, on stdout.
@@ -53,7 +56,13 @@ pub fn run<W: Work>(
     let write_error = "cannot write to standard output";
     rows.header(&mut out).context(write_error)?;
     let command = settings.command;
-    let jobs = entries.map(|entry| entry.map(Job::from));
+    let jobs = entries.map(|entry| {
+        entry.map(|entry| {
+            let mut job = Job::from(entry);
+            job.hide_ops |= settings.hide.hide_ops;
+            job
+        })
+    });
     let finished = pipeline::run(
         &pool,
         jobs,

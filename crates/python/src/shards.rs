@@ -98,25 +98,11 @@ impl BatchReader {
 
 /// A shard as bytes: JSON of (index, text, problem) triples.
 fn encode(jobs: &[Job]) -> Vec<u8> {
-    let triples: Vec<(usize, &str, Option<&str>)> = jobs
-        .iter()
-        .map(|j| (j.index, j.text.as_str(), j.problem.as_deref()))
-        .collect();
-    serde_json::to_vec(&triples).expect("a shard serialises")
+    serde_json::to_vec(jobs).expect("a shard serialises")
 }
 
 fn decode(bytes: &[u8]) -> PyResult<Vec<Job>> {
-    let triples: Vec<(usize, String, Option<String>)> = serde_json::from_slice(bytes)
-        .map_err(|e| options_error(format!("not a shard of puzzles: {e}")))?;
-    Ok(triples
-        .into_iter()
-        .map(|(index, text, problem)| Job {
-            index,
-            bytes: text.len() as u64,
-            text,
-            problem,
-        })
-        .collect())
+    serde_json::from_slice(bytes).map_err(|e| options_error(format!("not a shard of puzzles: {e}")))
 }
 
 /// Checks the grading options before a run starts (OptionsError, with the message
@@ -249,12 +235,7 @@ fn generate_format(name: &str) -> PyResult<GenerateFormat> {
 #[pyo3(name = "_check_generation", signature = (format, **options))]
 pub fn check_generation(format: &str, options: Option<&Bound<'_, PyDict>>) -> PyResult<()> {
     let plan = options::generation_plan("generate", options)?;
-    check_format(
-        generate_format(format)?,
-        plan.request.size,
-        plan.request.kendoku,
-    )
-    .map_err(GenerateError::new_err)
+    check_format(generate_format(format)?, &plan.request).map_err(GenerateError::new_err)
 }
 
 /// Runs attempts `start..end` of the run seeded with `seed` (on `jobs` threads,

@@ -2,7 +2,7 @@
 //! each element's puzzle string (or why it is not one) as the entries come.
 
 use super::position::{serde_message, serde_offset, Prefix, Tracker};
-use super::{BatchError, EntryError, Found, Item};
+use super::{BatchError, EntryError, Found, Item, Text};
 use serde::de::{Deserializer, MapAccess, Visitor};
 use serde_json::value::RawValue;
 use serde_json::Value;
@@ -117,7 +117,7 @@ impl Elements {
         let bytes = (span.end - self.done) as u64 + std::mem::take(&mut self.prefix_bytes);
         self.done = span.end;
         if let Some(s) = plain_json_string(raw) {
-            return Some((s.to_string(), None, bytes));
+            return Some((Text::puzzle(s), bytes));
         }
         let at = self.tracker.locate(&self.text, span.start);
         let item = match span.category {
@@ -131,23 +131,17 @@ impl Elements {
                 at,
             },
         };
-        let (text, problem) = match serde_json::from_str::<Value>(raw) {
+        let found = match serde_json::from_str::<Value>(raw) {
             Ok(value) => puzzle_of(value, item),
             Err(e) => {
                 let at = self
                     .tracker
                     .locate(&self.text, span.start + serde_offset(raw, &e));
-                (
-                    raw.to_string(),
-                    Some(EntryError::NotJson {
-                        item,
-                        message: serde_message(&e),
-                        at,
-                    }),
-                )
+                let message = serde_message(&e);
+                Text::not_a_puzzle(raw, EntryError::NotJson { item, message, at })
             }
         };
-        Some((text, problem, bytes))
+        Some((found, bytes))
     }
 }
 
@@ -182,22 +176,33 @@ pub(super) fn plain_json_string(raw: &str) -> Option<&str> {
     (!inner.bytes().any(|b| b == b'"' || b == b'\\' || b < 0x20)).then_some(inner)
 }
 
-/// The puzzle string of a JSON value: a string, or an object's `puzzle` string.
-pub(super) fn puzzle_of(value: Value, item: Item) -> (String, Option<EntryError>) {
+/// The puzzle string of a JSON value: a string, or an object's `puzzle` string
+/// (with its `hide_ops` flag, false when absent).
+pub(super) fn puzzle_of(value: Value, item: Item) -> Text {
     match value {
-        Value::String(s) => (s, None),
-        Value::Object(mut map) => match map.remove("puzzle") {
-            Some(Value::String(s)) => (s, None),
-            other => {
-                if let Some(v) = other {
-                    map.insert("puzzle".to_string(), v);
-                }
-                (
+        Value::String(s) => Text::puzzle(s),
+        Value::Object(map) => {
+            let hide_ops = match map.get("hide_ops") {
+                None | Some(Value::Bool(false)) => Some(false),
+                Some(Value::Bool(true)) => Some(true),
+                Some(_) => None,
+            };
+            match (map.get("puzzle"), hide_ops) {
+                (Some(Value::String(s)), Some(hide_ops)) => Text {
+                    text: s.clone(),
+                    problem: None,
+                    hide_ops,
+                },
+                (Some(Value::String(_)), None) => Text::not_a_puzzle(
                     Value::Object(map).to_string(),
-                    Some(EntryError::NoPuzzleKey { item }),
-                )
+                    EntryError::BadHideOps { item },
+                ),
+                _ => Text::not_a_puzzle(
+                    Value::Object(map).to_string(),
+                    EntryError::NoPuzzleKey { item },
+                ),
             }
-        },
-        other => (other.to_string(), Some(EntryError::NotAString { item })),
+        }
+        other => Text::not_a_puzzle(other.to_string(), EntryError::NotAString { item }),
     }
 }

@@ -3,7 +3,7 @@
 
 use super::json::{plain_json_string, puzzle_of, span_of, RawCategories};
 use super::position::{serde_message, serde_offset, Prefix};
-use super::{EntryError, Found, Item, Location};
+use super::{EntryError, Found, Item, Location, Text};
 use serde_json::Value;
 use std::collections::VecDeque;
 use std::io::{self, BufRead};
@@ -19,7 +19,7 @@ pub(super) struct Lines<'a> {
     /// Input bytes read since the last entry was given out.
     bytes: u64,
     /// The puzzles of a one-line category object not yet given out.
-    pending: VecDeque<(String, Option<EntryError>)>,
+    pending: VecDeque<Text>,
     buf: Vec<u8>,
 }
 
@@ -38,8 +38,8 @@ impl<'a> Lines<'a> {
 
     /// The next non-blank line's entry (or the next puzzle of a category line).
     pub(super) fn next(&mut self) -> io::Result<Option<Found>> {
-        if let Some((text, problem)) = self.pending.pop_front() {
-            return Ok(Some((text, problem, std::mem::take(&mut self.bytes))));
+        if let Some(found) = self.pending.pop_front() {
+            return Ok(Some((found, std::mem::take(&mut self.bytes))));
         }
         loop {
             self.buf.clear();
@@ -56,11 +56,8 @@ impl<'a> Lines<'a> {
                 Err(_) => {
                     let lossy = String::from_utf8_lossy(&self.buf).trim().to_string();
                     let problem = EntryError::NotUtf8 { item };
-                    return Ok(Some((
-                        lossy,
-                        Some(problem),
-                        std::mem::take(&mut self.bytes),
-                    )));
+                    let found = Text::not_a_puzzle(lossy, problem);
+                    return Ok(Some((found, std::mem::take(&mut self.bytes))));
                 }
             };
             let text = raw.trim();
@@ -68,9 +65,9 @@ impl<'a> Lines<'a> {
                 continue;
             }
             let found = if !self.json {
-                (text.to_string(), None)
+                Text::puzzle(text)
             } else if let Some(s) = plain_json_string(text) {
-                (s.to_string(), None)
+                Text::puzzle(s)
             } else if let Some(puzzles) = category_line(raw, self.line, column) {
                 self.pending = puzzles;
                 match self.pending.pop_front() {
@@ -89,12 +86,11 @@ impl<'a> Lines<'a> {
                             column: column + raw[..offset.min(raw.len())].chars().count(),
                         };
                         let message = serde_message(&e);
-                        let problem = EntryError::NotJson { item, message, at };
-                        (text.to_string(), Some(problem))
+                        Text::not_a_puzzle(text, EntryError::NotJson { item, message, at })
                     }
                 }
             };
-            return Ok(Some((found.0, found.1, std::mem::take(&mut self.bytes))));
+            return Ok(Some((found, std::mem::take(&mut self.bytes))));
         }
     }
 }
@@ -102,11 +98,7 @@ impl<'a> Lines<'a> {
 /// When a line (the `line`th, starting at `column`) holds a category object: its
 /// puzzles, in document order. Each element is decoded on its own, so one that
 /// cannot be is one entry in error, not the whole line.
-fn category_line(
-    text: &str,
-    line: usize,
-    column: usize,
-) -> Option<VecDeque<(String, Option<EntryError>)>> {
+fn category_line(text: &str, line: usize, column: usize) -> Option<VecDeque<Text>> {
     let trimmed = text.trim();
     if !trimmed.starts_with('{') {
         return None;
@@ -131,7 +123,7 @@ fn category_line(
                 at: Location { line, column },
             };
             let found = match plain_json_string(raw.get()) {
-                Some(s) => (s.to_string(), None),
+                Some(s) => Text::puzzle(s),
                 None => match serde_json::from_str::<Value>(raw.get()) {
                     Ok(v) => puzzle_of(v, item),
                     Err(e) => {
@@ -141,10 +133,7 @@ fn category_line(
                                 + raw.get()[..serde_offset(raw.get(), &e)].chars().count(),
                         };
                         let message = serde_message(&e);
-                        (
-                            raw.get().to_string(),
-                            Some(EntryError::NotJson { item, message, at }),
-                        )
+                        Text::not_a_puzzle(raw.get(), EntryError::NotJson { item, message, at })
                     }
                 },
             };

@@ -4,7 +4,8 @@
 //! The shape is told apart by the first character that is not white space:
 //!
 //! * `[`: a JSON array of puzzle strings (the reference solver's batch input), or of
-//!   `{"puzzle": …}` objects. Read whole and checked as JSON before the first entry
+//!   `{"puzzle": …}` objects (which may add `"hide_ops": true`: read the puzzle
+//!   with every operation hidden). Read whole and checked as JSON before the first entry
 //!   is given out, which also counts the puzzles.
 //! * `"`, or `{` with a whole JSON value on the first line: NDJSON, one puzzle string
 //!   or `{"puzzle": …}` object per line. A line holding an object whose values are
@@ -117,6 +118,8 @@ pub enum EntryError {
     NotAString { item: Item },
     #[error("{item} is an object without a \"puzzle\" string")]
     NoPuzzleKey { item: Item },
+    #[error("{item} has a \"hide_ops\" that is not true or false")]
+    BadHideOps { item: Item },
 }
 
 /// Why a whole input cannot be read as a batch. `name` says what the input is in
@@ -198,6 +201,9 @@ pub struct Entry {
     pub text: String,
     /// Why this entry is not a puzzle string.
     pub problem: Option<EntryError>,
+    /// The entry asks for its puzzle with every operation hidden
+    /// (`{"puzzle": …, "hide_ops": true}`).
+    pub hide_ops: bool,
     /// The bytes of input read for this entry since the previous one (for
     /// progress against [`Entries::input_len`]).
     pub bytes: u64,
@@ -380,13 +386,14 @@ impl Iterator for Entries<'_> {
             }),
         };
         match found {
-            Ok(Some((text, problem, bytes))) => {
+            Ok(Some((found, bytes))) => {
                 let index = self.next_index;
                 self.next_index += 1;
                 Some(Ok(Entry {
                     index,
-                    text,
-                    problem,
+                    text: found.text,
+                    problem: found.problem,
+                    hide_ops: found.hide_ops,
                     bytes,
                 }))
             }
@@ -402,5 +409,32 @@ impl Iterator for Entries<'_> {
     }
 }
 
-/// An entry's text, its problem and the input bytes it took.
-type Found = (String, Option<EntryError>, u64);
+/// One entry as read: its puzzle string (or the text that is not one), why it is
+/// not one, and whether it asks for its operations hidden.
+#[derive(Debug)]
+pub(super) struct Text {
+    text: String,
+    problem: Option<EntryError>,
+    hide_ops: bool,
+}
+
+impl Text {
+    fn puzzle(text: impl Into<String>) -> Text {
+        Text {
+            text: text.into(),
+            problem: None,
+            hide_ops: false,
+        }
+    }
+
+    fn not_a_puzzle(text: impl Into<String>, problem: EntryError) -> Text {
+        Text {
+            text: text.into(),
+            problem: Some(problem),
+            hide_ops: false,
+        }
+    }
+}
+
+/// An entry and the input bytes it took.
+type Found = (Text, u64);
