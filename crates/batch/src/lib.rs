@@ -30,7 +30,7 @@ pub mod text;
 pub use grade_rows::{GradeRow, GradeRows};
 pub use grading::{GradeRuns, Graded, Grading};
 pub use pipeline::{Done, Finished, Job, Outcome, Progress, Rows, Work};
-pub use settings::{GradeOptions, GradeSettings, MemoryLimit, Mode, Runs};
+pub use settings::{GradeOptions, GradeSettings, HideOps, MemoryLimit, Mode, Runs};
 pub use solving::{Searched, SolveRow, SolveRows, Solved, Solving};
 pub use tally::Tally;
 

@@ -101,6 +101,19 @@ impl MemoryLimit {
     }
 }
 
+/// How to read puzzles, for every front end that reads them: `grader`'s flag
+/// on each subcommand, the Python keyword argument, a Dask task's option.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize)]
+#[cfg_attr(feature = "clap", derive(clap::Args))]
+#[serde(deny_unknown_fields, default)]
+pub struct HideOps {
+    /// Read every puzzle with its operations hidden: a cage shows only its number,
+    /// and any operation that makes it counts (+ or ×, and on two cells − or ÷).
+    /// A batch entry can ask for it alone: {"puzzle": …, "hide_ops": true}.
+    #[cfg_attr(feature = "clap", arg(long))]
+    pub hide_ops: bool,
+}
+
 /// The grading options of `grader grade`, `batch`, `hint`, `check` and `render`, of
 /// the Python package's `grade` and `grade_many`, and of a Dask grading task, as
 /// given (see [`GradeOptions::settings`] for the checks).

@@ -5,8 +5,8 @@
 
 use crate::exit::BAD_INPUT;
 use anyhow::{anyhow, bail};
-use clap::Args;
 use kenken_batch::text::{clip_message, relaxed_warning};
+pub use kenken_batch::HideOps;
 use kenken_formats::batch_input::{self, BatchError, Entries, Shape};
 use kenken_formats::{read_any, Format, FormatError, Imported, Location, Rule};
 use std::fs::File;
@@ -14,16 +14,6 @@ use std::io::{self, IsTerminal, Read};
 use std::os::fd::AsFd;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
-
-/// `--hide-ops`, for every subcommand that reads puzzles.
-#[derive(Args, Clone, Copy, Debug, Default)]
-pub struct HideOps {
-    /// Read every puzzle with its operations hidden: a cage shows only its number,
-    /// and any operation that makes it counts (+ or ×, and on two cells − or ÷).
-    /// A batch entry can ask for it alone: {"puzzle": …, "hide_ops": true}.
-    #[arg(long)]
-    pub hide_ops: bool,
-}
 
 /// Where a puzzle's text came from.
 #[derive(Clone, Debug, PartialEq, Eq)]
