@@ -96,6 +96,15 @@ impl Judge {
         self.grade_first
     }
 
+    /// This judge, giving up on a candidate once `deadline` has passed (the
+    /// attempt it cuts short is then interrupted: see [`attempt`](crate::search::attempt)).
+    pub fn until(&self, deadline: Option<Instant>) -> Judge {
+        Judge {
+            limits: self.limits.until(deadline),
+            ..self.clone()
+        }
+    }
+
     /// This judge with another work limit per candidate.
     pub fn with_work(&self, work: u64) -> Judge {
         Judge {
@@ -310,8 +319,12 @@ impl Judge {
 /// cage combinations are the only technique (None when mode c runs out of work).
 /// Mode c can cost many times the normal ladder, so it runs only for a puzzle
 /// about to be kept.
-pub fn mode_c_depth(puzzle: &Puzzle, request: &Request) -> Option<usize> {
-    let grader = Grader::deferred(puzzle, limits(request)).ok()?;
+pub fn mode_c_depth(
+    puzzle: &Puzzle,
+    request: &Request,
+    deadline: Option<Instant>,
+) -> Option<usize> {
+    let grader = Grader::deferred(puzzle, limits(request).until(deadline)).ok()?;
     let mut cc = Options::cage_combinations_only();
     cc.max_depth = request.options.max_depth;
     let summary = grader.rate(cc);

@@ -290,7 +290,26 @@ const REBALANCE_SHARE: u64 = 64;
 
 /// Runs attempt `seed` of `request` (checked by the caller); gives up, as
 /// [`Attempt::Interrupted`], once `deadline` has passed or `stop` is set.
+///
+/// Every judgement stops at the deadline too, so an attempt ends within moments
+/// of it. A judgement cut short is not what the same attempt judges without a
+/// deadline, so an attempt that ends after the deadline is interrupted whatever
+/// it found: an outcome given out is always the one the seed makes.
 pub fn attempt(
+    request: &Request,
+    seed: u64,
+    index: u64,
+    deadline: Option<Instant>,
+    stop: &AtomicBool,
+) -> Attempt {
+    let outcome = attempt_until(request, seed, index, deadline, stop);
+    if deadline.is_some_and(|d| Instant::now() >= d) {
+        return Attempt::Interrupted;
+    }
+    outcome
+}
+
+fn attempt_until(
     request: &Request,
     seed: u64,
     index: u64,
@@ -299,7 +318,7 @@ pub fn attempt(
 ) -> Attempt {
     let late = || stop.load(Ordering::Relaxed) || deadline.is_some_and(|d| Instant::now() >= d);
     let mut rng = attempt_rng(seed);
-    let judge = Judge::new(request);
+    let judge = Judge::new(request).until(deadline);
     let mut memo = Memo {
         seen: HashMap::new(),
     };
@@ -362,7 +381,7 @@ pub fn attempt(
             if let Some(kept) = judge.keep(&puzzle, max, request) {
                 if meets_technique_rules(&kept, request) {
                     let depth = if request.mode_c_depth {
-                        judge::mode_c_depth(&puzzle, request)
+                        judge::mode_c_depth(&puzzle, request, deadline)
                     } else {
                         None
                     };
