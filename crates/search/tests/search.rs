@@ -1,7 +1,8 @@
 //! The exhaustive solver on real puzzles: the reference corpus (Tatham Keen game IDs,
 //! every one with exactly one solution) and a timing printout.
 //!
-//! The corpus is the repository's `reference/`.
+//! The corpus is the repository's `reference/`. `hidden_ops` checks puzzles with
+//! their operations hidden against a second solver written for the test.
 
 use kenken_model::{Budget, Cage, Combinations, Digit, Limits, Op, Puzzle, Size};
 use kenken_search::{
@@ -9,6 +10,9 @@ use kenken_search::{
 };
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
+
+#[path = "search/hidden_ops.rs"]
+mod hidden_ops;
 
 fn reference_dir() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../reference")
