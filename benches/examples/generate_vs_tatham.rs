@@ -17,6 +17,11 @@
 //! neither side's figure: the machine's other processes take turns on the cores,
 //! and only the time this work ran counts.
 //!
+//! With `--hide-ops`, both sides make puzzles whose operations are hidden: ours
+//! with `--hide-ops`, the baseline's by reading each Tatham puzzle with its
+//! operations hidden and keeping it when the ladder solves it (so it is unique)
+//! within the band.
+//!
 //! Both sides count distinct puzzles: a puzzle the baseline makes twice, or a
 //! turn or reflection of one it made, counts once (sgt-keen repeats about one
 //! 4×4 in five among those rated 4.4), as `grader generate` hands each on once.
@@ -52,6 +57,8 @@ struct Settings {
     /// Our CPU seconds at 5.0 or more, and at which sizes.
     five_secs: f64,
     five_sizes: Vec<usize>,
+    /// Puzzles whose operations are hidden, on both sides.
+    hide_ops: bool,
 }
 
 fn settings() -> Settings {
@@ -64,6 +71,7 @@ fn settings() -> Settings {
             tatham: None,
             five_secs: 1800.0,
             five_sizes: vec![9],
+            hide_ops: args.iter().any(|a| a == "--hide-ops"),
         }
     } else {
         Settings {
@@ -72,6 +80,7 @@ fn settings() -> Settings {
             tatham: Some(0),
             five_secs: 0.0,
             five_sizes: vec![9],
+            hide_ops: args.iter().any(|a| a == "--hide-ops"),
         }
     };
     let value = |name: &str| {
@@ -167,7 +176,7 @@ impl Clock {
 /// Generates with sgt-keen and grades: (puzzles, seconds, max ratings, each
 /// with whether it is the first of its puzzle: not a repeat, nor a turn or
 /// reflection of a puzzle met before).
-fn baseline(size: usize, count: usize) -> (Vec<Puzzle>, f64, Vec<(Rating, bool)>) {
+fn baseline(size: usize, count: usize, hide_ops: bool) -> (Vec<Puzzle>, f64, Vec<(Rating, bool)>) {
     let clock = Clock::start();
     let out = Command::new(SGT_KEEN)
         .args([
@@ -181,6 +190,7 @@ fn baseline(size: usize, count: usize) -> (Vec<Puzzle>, f64, Vec<(Rating, bool)>
     let puzzles: Vec<Puzzle> = text
         .lines()
         .filter_map(|l| tatham::read(l.trim()).ok())
+        .map(|p| if hide_ops { p.with_hidden_ops() } else { p })
         .collect();
     let mut seen = HashSet::new();
     let ratings = puzzles
@@ -203,7 +213,13 @@ fn baseline(size: usize, count: usize) -> (Vec<Puzzle>, f64, Vec<(Rating, bool)>
 /// Our run on one thread until it has used `secs` of CPU time (checked as
 /// attempts end and while the run waits on one; at most four times `secs` of
 /// wall-clock time, at most 1 000 puzzles): (found, CPU seconds, puzzles).
-fn ours(size: usize, min: u32, max: Option<u32>, secs: f64) -> (usize, f64, Vec<Puzzle>) {
+fn ours(
+    size: usize,
+    min: u32,
+    max: Option<u32>,
+    secs: f64,
+    hide_ops: bool,
+) -> (usize, f64, Vec<Puzzle>) {
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(1)
         .build()
@@ -211,6 +227,7 @@ fn ours(size: usize, min: u32, max: Option<u32>, secs: f64) -> (usize, f64, Vec<
     let mut request = Request::new(size, Rating(min), max.map(Rating));
     // The baseline's puzzles get mode n's ratings only; so do ours.
     request.mode_c_depth = false;
+    request.hide_ops = hide_ops;
     let start = Instant::now();
     let clock = Clock::start();
     let limits = RunLimits {
@@ -247,7 +264,12 @@ fn rate(n: usize, secs: f64) -> String {
 fn main() {
     let s = settings();
     let quick = s.tatham == Some(0);
-    println!("# Puzzles per CPU second, one core: baseline (sgt-keen --generate <N>du, graded, kept in band) vs ours (grader generate)\n");
+    let hidden = if s.hide_ops {
+        ", operations hidden"
+    } else {
+        ""
+    };
+    println!("# Puzzles per CPU second, one core{hidden}: baseline (sgt-keen --generate <N>du, graded, kept in band) vs ours (grader generate)\n");
     println!("| size | baseline puzzles | baseline CPU time (gen + grade) | band | baseline distinct (all) | baseline /s | ours found | ours CPU time | ours /s | ours / baseline |");
     println!("|---|---:|---:|---|---:|---:|---:|---:|---:|---:|");
     let mut shapes = Vec::new();
@@ -256,7 +278,7 @@ fn main() {
             Some(0) | None => tatham_count(size, quick),
             Some(n) => n,
         };
-        let (theirs, base_secs, ratings) = baseline(size, count);
+        let (theirs, base_secs, ratings) = baseline(size, count, s.hide_ops);
         let mut mine_all = Vec::new();
         for (label, min, max) in BANDS {
             let in_band: Vec<bool> = ratings
@@ -265,7 +287,7 @@ fn main() {
                 .map(|&(_, first)| first)
                 .collect();
             let kept = in_band.iter().filter(|&&first| first).count();
-            let (found, secs, puzzles) = ours(size, min, max, s.secs);
+            let (found, secs, puzzles) = ours(size, min, max, s.secs, s.hide_ops);
             mine_all.extend(puzzles);
             let ratio = if kept == 0 {
                 if found > 0 {
@@ -291,13 +313,18 @@ fn main() {
         println!("| size | found | CPU time | per hour |");
         println!("|---|---:|---:|---:|");
         for &size in &s.five_sizes {
-            let (found, secs, puzzles) = ours(size, 50, None, s.five_secs);
+            let (found, secs, puzzles) = ours(size, 50, None, s.five_secs, s.hide_ops);
             println!(
                 "| {size}x{size} | {found} | {secs:.0} s | {:.1} |",
                 found as f64 * 3600.0 / secs
             );
             for p in &puzzles {
-                println!("  {}", tatham::write(p).unwrap());
+                let written = if p.has_hidden_ops() {
+                    kenken_formats::text::write(p)
+                } else {
+                    tatham::write(p)
+                };
+                println!("  {}", written.unwrap().replace('\n', " / "));
             }
         }
     }

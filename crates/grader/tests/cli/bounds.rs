@@ -4,7 +4,8 @@
 //! out, in input order, with a status, each within the timeout plus half a second,
 //! the whole batch within that much per row on two workers, and the process must
 //! end normally (no abort on a failed allocation, exit code 0: timeouts and limits
-//! are statuses, not errors).
+//! are statuses, not errors). The same again with every operation hidden
+//! (`--hide-ops`), where each cage's table is the union of its clue's operations.
 
 use super::{stderr, stdout, GRADER};
 use serde_json::Value;
@@ -25,6 +26,16 @@ fn pathological() -> PathBuf {
 
 #[test]
 fn pathological_puzzles_stay_within_time_and_memory() {
+    bounded_batch(&[]);
+}
+
+#[test]
+fn pathological_puzzles_stay_within_time_and_memory_with_operations_hidden() {
+    bounded_batch(&["--hide-ops"]);
+}
+
+/// The pathological corpus through `batch` under the limits, with `extra` flags.
+fn bounded_batch(extra: &[&str]) {
     let path = pathological();
     let text = std::fs::read_to_string(&path).expect("cannot read pathological.json");
     let puzzles: Vec<String> = serde_json::from_str(&text).expect("a JSON array of strings");
@@ -39,6 +50,7 @@ fn pathological_puzzles_stay_within_time_and_memory() {
         .arg(GRADER)
         .args(["batch", "--format", "ndjson", "--times", "--jobs", "2"])
         .args(["--timeout", &TIMEOUT.to_string()])
+        .args(extra)
         .arg(&path)
         .output()
         .expect("cannot run prlimit (util-linux) with the grader");

@@ -63,7 +63,7 @@ fn may_make(digits: &[u64], left: usize, target: u64, cells: usize) -> bool {
     }
     let sum: u64 = digits.iter().sum();
     let product: u64 = digits.iter().product();
-    sum + left as u64 <= target || target % product == 0
+    sum + left as u64 <= target || target.is_multiple_of(product)
 }
 
 /// Counts solutions up to 2 by filling cells in reading order; the first
@@ -189,5 +189,8 @@ fn the_search_agrees_with_a_backtracker_on_hidden_operations() {
     }
     eprintln!("hidden operations: {unique} unique, {ambiguous} ambiguous");
     assert!(unique + ambiguous >= 1000);
-    assert!(unique >= 300 && ambiguous >= 300, "{unique} unique, {ambiguous} ambiguous");
+    assert!(
+        unique >= 300 && ambiguous >= 300,
+        "{unique} unique, {ambiguous} ambiguous"
+    );
 }
