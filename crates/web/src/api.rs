@@ -87,8 +87,8 @@ struct StepLine {
 
 /// `POST /api/load {"puzzle"}`: the puzzle read, its rating, its step log (texts),
 /// the empty board and, for K6C/D6C, the position it carries; the puzzle as a
-/// Tatham ID and in the text format, the one of them that shows hidden
-/// operations.
+/// Tatham ID and in the text format (only the text format shows a hidden
+/// operation).
 pub fn load(call: Call<'_>, body: Value) -> Result<Value, ApiError> {
     let req = Request::new(body, "/api/load", &["puzzle"])?;
     let loaded = call.cache.get(req.source(&call)?, call.limits)?;
