@@ -1,9 +1,10 @@
-//! `grader serve [--port P] [--host H] [FILE]`: the local web page of
-//! [`kenken_web`], with the puzzles of FILE to pick from. The ranges of
+//! `grader serve [--port P] [--host H] [--hide-ops] [FILE]`: the local web page
+//! of [`kenken_web`], with the puzzles of FILE to pick from. The ranges of
 //! `--threads`, `--connections` and `--read-timeout` are the library's
 //! ([`Config`]'s constructors check them).
 
 use crate::exit::BAD_INPUT;
+use crate::input::HideOps;
 use clap::Args;
 use kenken_web::{Config, Library, Server};
 use std::net::IpAddr;
@@ -24,6 +25,8 @@ pub struct ServeArgs {
     /// address (0.0.0.0 for every interface) opens the page to the network.
     #[arg(long, default_value = "127.0.0.1")]
     pub host: IpAddr,
+    #[command(flatten)]
+    pub hide: HideOps,
     /// How long one request may compute (read, grade, walk, hint or check one
     /// puzzle) before it answers with what it has, in seconds.
     #[arg(long, value_name = "SECONDS", default_value = "10", allow_hyphen_values = true,
@@ -76,6 +79,7 @@ pub fn run(args: ServeArgs) -> anyhow::Result<ExitCode> {
         port: args.port,
         library,
         timeout: args.timeout,
+        hide_ops: args.hide.hide_ops,
         ..Config::default()
     };
     let config = match config
@@ -115,6 +119,9 @@ pub fn run(args: ServeArgs) -> anyhow::Result<ExitCode> {
     };
     // Standard output carries the address alone (a script or a test reads it).
     crate::report::print(&format!("http://{shown}/"))?;
+    if args.hide.hide_ops {
+        eprintln!("grader serve: every puzzle is read with its operations hidden");
+    }
     eprintln!("grader serve: serving the page; press Ctrl-C to stop");
     server.run();
     Ok(ExitCode::SUCCESS)

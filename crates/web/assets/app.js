@@ -7,6 +7,8 @@ const SVG_NS = "http://www.w3.org/2000/svg";
 
 const state = {
   puzzle: null, // the text loaded
+  hideOps: false, // whether it was loaded with every operation hidden
+  pending: null, // the load under way: { text, keepPosition }
   info: null, // the /api/load answer
   cells: [],
   selected: 0,
@@ -15,10 +17,16 @@ const state = {
   step: 1,
   marks: { conflicts: [], hint: [] },
   lastHint: null,
+  loadSeq: 0,
   boardSeq: 0,
   stepSeq: 0,
   proofSeq: 0,
 };
+
+// The fields that name the puzzle shown, for every request about it.
+function shown() {
+  return { puzzle: state.puzzle, hide_ops: state.hideOps };
+}
 
 async function api(path, body) {
   const init = body === undefined ? {} : {
@@ -50,28 +58,47 @@ function say(el, text, cls) {
 
 // ---- loading ----
 
-async function load(text) {
+// Loads `text`, its operations hidden when the "Hide operations" switch is on.
+// With `keepPosition` (the same puzzle again, the switch turned), the grid
+// keeps what was entered.
+async function load(text, keepPosition) {
   const message = $("load-message");
+  const seq = ++state.loadSeq;
+  const hideOps = $("hide-ops").checked;
+  state.pending = { text, keepPosition };
   say(message, "Reading and grading…");
   let info;
   try {
-    info = await api("/api/load", { puzzle: text });
+    info = await api("/api/load", { puzzle: text, hide_ops: hideOps });
   } catch (e) {
+    if (seq !== state.loadSeq) return;
+    state.pending = null;
     say(message, e.message, "error");
+    // The switch, turned for the puzzle shown, tells how it is shown still.
+    if (keepPosition) $("hide-ops").checked = state.hideOps;
     return;
   }
-  state.puzzle = text;
-  state.info = info;
+  if (seq !== state.loadSeq) return;
+  state.pending = null;
+  if (info.hide_ops && !hideOps) serverHidesOps();
   const n = info.size;
-  state.cells = info.progress ? info.progress.slice() : new Array(n * n).fill(0);
-  state.selected = 0;
-  state.history = [];
+  const kept = keepPosition && state.puzzle === text && state.cells.length === n * n;
+  state.puzzle = text;
+  state.hideOps = info.hide_ops;
+  state.info = info;
+  if (!kept) {
+    state.cells = info.progress ? info.progress.slice() : new Array(n * n).fill(0);
+    state.selected = 0;
+    state.history = [];
+  }
   state.marks = { conflicts: [], hint: [] };
   state.step = 1;
   let note = `${n}×${n}${info.kendoku ? " KenDoku" : ""}, read as ${info.format_description}`;
-  if (info.progress) note += ", with its progress";
+  if (info.hide_ops) note += ", every operation hidden";
+  if (info.progress && !kept) note += ", with its progress";
   if (info.warning) note += ` (${info.warning})`;
   say(message, note + ".");
+  showAsText(info);
   $("workspace").hidden = false;
   $("board-picture").innerHTML = info.svg;
   setUpOverlay();
@@ -79,8 +106,33 @@ async function load(text) {
   showRating(info);
   clearResult();
   setUpSteps();
-  if (info.progress) await redrawBoard(); else drawOverlay();
+  if (kept ? state.cells.some((v) => v !== 0) : info.progress) await redrawBoard();
+  else drawOverlay();
   $("board").focus({ preventScroll: true });
+}
+
+// The server reads every puzzle with its operations hidden (`grader serve
+// --hide-ops`): the switch stays on.
+function serverHidesOps() {
+  const box = $("hide-ops");
+  box.checked = true;
+  box.disabled = true;
+  box.parentElement.title = "The server hides every puzzle's operations (grader serve --hide-ops).";
+}
+
+// With its operations hidden, the puzzle in the text format ('? 12 A1 A2'): no
+// Tatham ID or K6C can show a hidden operation.
+function showAsText(info) {
+  const hidden = info.hide_ops && info.text !== null;
+  $("as-text").hidden = !hidden;
+  $("as-text-value").value = hidden ? info.text : "";
+}
+
+// The switch turned: the puzzle being loaded, or else the one shown, is loaded
+// again with its operations hidden or shown.
+function onHideOps() {
+  if (state.pending !== null) load(state.pending.text, state.pending.keepPosition);
+  else if (state.puzzle !== null) load(state.puzzle, true);
 }
 
 function showRating(info) {
@@ -134,7 +186,7 @@ function drawOverlay() {
 async function redrawBoard() {
   const seq = ++state.boardSeq;
   try {
-    const doc = await api("/api/board", { puzzle: state.puzzle, cells: state.cells });
+    const doc = await api("/api/board", { ...shown(), cells: state.cells });
     if (seq === state.boardSeq) {
       $("board-picture").innerHTML = doc.svg;
       $("board-picture").dataset.seq = seq;
@@ -273,7 +325,7 @@ function clearResult() {
 async function check() {
   clearResult();
   try {
-    const doc = await api("/api/check", { puzzle: state.puzzle, cells: state.cells });
+    const doc = await api("/api/check", { ...shown(), cells: state.cells });
     state.marks.conflicts = doc.conflicts.map((c) => c.index);
     state.marks.hint = [];
     say($("result"), doc.message, doc.status === "conflicts" || doc.status === "contradicts-every" ? "conflicts" : "consistent");
@@ -288,7 +340,7 @@ async function hint(level) {
   state.marks.hint = [];
   let doc;
   try {
-    doc = await api("/api/hint", { puzzle: state.puzzle, cells: state.cells, level });
+    doc = await api("/api/hint", { ...shown(), cells: state.cells, level });
   } catch (e) {
     say($("result"), e.message, "error");
     return;
@@ -339,7 +391,7 @@ async function exportK6c() {
   clearResult();
   const box = $("export-box"), text = $("export-text");
   try {
-    const doc = await api("/api/export", { puzzle: state.puzzle, cells: state.cells });
+    const doc = await api("/api/export", { ...shown(), cells: state.cells });
     say($("result"), `The position as ${doc.format.toUpperCase()} (paste it back here, or give it to grader hint):`);
     text.value = doc.text;
   } catch (e) {
@@ -387,7 +439,7 @@ async function showStep(k) {
   updateStepButtons();
   const seq = ++state.stepSeq;
   try {
-    const doc = await api("/api/step", { puzzle: state.puzzle, n: k });
+    const doc = await api("/api/step", { ...shown(), n: k });
     if (seq !== state.stepSeq) return;
     $("step-explanation").textContent = doc.step.explanation;
     showWhy($("step-why"), doc.step, k);
@@ -495,7 +547,7 @@ async function toggleProof(box, panel, b, step, n, k) {
     return;
   }
   try {
-    const doc = await api("/api/proof", { puzzle: state.puzzle, n, k });
+    const doc = await api("/api/proof", { ...shown(), n, k });
     if (seq !== state.proofSeq) return;
     text.textContent = doc.text;
     picture.innerHTML = doc.svg;
@@ -521,6 +573,7 @@ async function setUpFile() {
   for (const item of doc.items) {
     const o = document.createElement("option");
     o.value = item.puzzle;
+    o.dataset.hideOps = item.hide_ops;
     const short = item.puzzle.length > 48 ? item.puzzle.slice(0, 47) + "…" : item.puzzle;
     o.textContent = `#${item.number}  ${short.replace(/\s+/g, " ")}`;
     list.append(o);
@@ -532,20 +585,26 @@ async function setUpFile() {
   $("file-picker").hidden = false;
 }
 
+// Opens the file's puzzle picked (by the list, or by its number); an entry
+// that asks for its operations hidden turns the switch on.
 async function openFromFile() {
   const number = $("file-number").value;
-  let text = $("file-list").value;
+  const list = $("file-list");
+  let text = list.value;
+  let hideOps = list.selectedIndex >= 0 && list.options[list.selectedIndex].dataset.hideOps === "true";
   if (number) {
     try {
       const doc = await api(`/api/puzzles?offset=${Number(number) - 1}&limit=1`);
       if (!doc.items.length) throw new Error(`the file has ${doc.total} puzzle(s)`);
       text = doc.items[0].puzzle;
+      hideOps = doc.items[0].hide_ops;
     } catch (e) {
       say($("load-message"), e.message, "error");
       return;
     }
   }
   if (!text) return;
+  if (hideOps) $("hide-ops").checked = true;
   $("puzzle-text").value = text;
   load(text);
 }
@@ -574,6 +633,7 @@ $("puzzle-text").addEventListener("keydown", (e) => {
   if (e.key === "Enter" && (e.ctrlKey || e.metaKey)) { e.preventDefault(); $("load").click(); }
 });
 $("file-open").addEventListener("click", openFromFile);
+$("hide-ops").addEventListener("change", onHideOps);
 $("file-list").addEventListener("change", () => { $("file-number").value = ""; });
 $("overlay").addEventListener("click", onBoardClick);
 document.addEventListener("keydown", onKey);

@@ -4,9 +4,11 @@
 //!
 //! A position is sent as `cells`: one entry per cell in reading order, `0` for a
 //! blank cell, a digit, or an array of pencil marks (the digits still thought
-//! possible).
+//! possible). Every request that carries a puzzle may add `"hide_ops": true`:
+//! every cage's operation is hidden before anything else is done (as it is for
+//! every request when the server hides them, [`crate::Config::hide_ops`]).
 
-use crate::cache::{Cache, Loaded};
+use crate::cache::{Cache, Loaded, Source};
 use crate::{ApiError, MAX_PUZZLE};
 use kenken_formats::{CellProgress, Format};
 use kenken_model::{Budget, CellId, Digit, Digits, Exhausted, Limits, Puzzle};
@@ -67,6 +69,16 @@ impl From<GridFrame> for FrameJson {
     }
 }
 
+/// What one API call works with.
+pub struct Call<'a> {
+    /// The server's puzzles already graded.
+    pub cache: &'a Cache,
+    /// The request's deadline and memory.
+    pub limits: Limits,
+    /// Whether the server hides every puzzle's operations.
+    pub hide_ops: bool,
+}
+
 #[derive(Serialize)]
 struct StepLine {
     rating: f64,
@@ -74,10 +86,12 @@ struct StepLine {
 }
 
 /// `POST /api/load {"puzzle"}`: the puzzle read, its rating, its step log (texts),
-/// the empty board and, for K6C/D6C, the position it carries.
-pub fn load(cache: &Cache, limits: Limits, body: Value) -> Result<Value, ApiError> {
+/// the empty board and, for K6C/D6C, the position it carries; the puzzle as a
+/// Tatham ID and in the text format (only the text format shows a hidden
+/// operation).
+pub fn load(call: Call<'_>, body: Value) -> Result<Value, ApiError> {
     let req = Request::new(body, "/api/load", &["puzzle"])?;
-    let loaded = cache.get(req.puzzle()?, limits)?;
+    let loaded = call.cache.get(req.source(&call)?, call.limits)?;
     let puzzle = loaded.puzzle();
     let size = puzzle.size().get();
     let grade = &loaded.grade;
@@ -121,6 +135,8 @@ pub fn load(cache: &Cache, limits: Limits, body: Value) -> Result<Value, ApiErro
         "size": size,
         "kendoku": puzzle.is_kendoku(),
         "tatham": kenken_formats::write(puzzle, Format::Tatham, None).ok(),
+        "text": kenken_formats::write(puzzle, Format::Text, None).ok(),
+        "hide_ops": loaded.hide_ops,
         "warning": warning,
         "verdict": match loaded.verdict {
             Verdict::Unique => "unique",
@@ -155,10 +171,10 @@ fn status_text(status: Status) -> &'static str {
 
 /// `POST /api/step {"puzzle", "n"}`: step `n` of the log, explained, drawn on
 /// the grid as it stood before it.
-pub fn step(cache: &Cache, limits: Limits, body: Value) -> Result<Value, ApiError> {
+pub fn step(call: Call<'_>, body: Value) -> Result<Value, ApiError> {
     let req = Request::new(body, "/api/step", &["puzzle", "n"])?;
     let n = req.step()?;
-    let loaded = cache.get(req.puzzle()?, limits)?;
+    let loaded = call.cache.get(req.source(&call)?, call.limits)?;
     let count = loaded.frames.len();
     let frame = log_frame(&loaded, n)?;
     let picture = Picture::new(loaded.puzzle())
@@ -186,11 +202,11 @@ fn log_frame(loaded: &Loaded, n: usize) -> Result<&Frame, ApiError> {
 /// `POST /api/proof {"puzzle", "n", "k"}`: proof `k` of step `n` of the log (why
 /// one of the cage combinations it removes cannot be), its text, and its picture
 /// on the grid as it stood before the step.
-pub fn proof(cache: &Cache, limits: Limits, body: Value) -> Result<Value, ApiError> {
+pub fn proof(call: Call<'_>, body: Value) -> Result<Value, ApiError> {
     let req = Request::new(body, "/api/proof", &["puzzle", "n", "k"])?;
     let n = req.step()?;
     let k = req.proof()?;
-    let loaded = cache.get(req.puzzle()?, limits)?;
+    let loaded = call.cache.get(req.source(&call)?, call.limits)?;
     let frame = log_frame(&loaded, n)?;
     let step = &frame.step;
     let count = step.proofs.len();
@@ -297,19 +313,26 @@ fn kind(value: &Value) -> &'static str {
     }
 }
 
-/// A request body: a JSON object with exactly the fields a route takes, each
-/// read and checked as it is needed (a 422 that names the field otherwise).
+/// The fields every request that carries a puzzle may add.
+const OPTIONAL: &[&str] = &["hide_ops"];
+
+/// A request body: a JSON object with the fields a route takes (all of them, and
+/// perhaps [`OPTIONAL`] ones), each read and checked as it is needed (a 422 that
+/// names the field otherwise).
 struct Request {
     fields: Map<String, Value>,
 }
 
 impl Request {
     fn new(body: Value, route: &str, takes: &[&str]) -> Result<Request, ApiError> {
-        let list = takes
-            .iter()
-            .map(|t| format!("\"{t}\""))
-            .collect::<Vec<_>>()
-            .join(", ");
+        let quoted = |names: &[&str]| {
+            names
+                .iter()
+                .map(|t| format!("\"{t}\""))
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
+        let list = format!("{} (and, optionally, {})", quoted(takes), quoted(OPTIONAL));
         let fields = match body {
             Value::Object(fields) => fields,
             other => {
@@ -319,7 +342,10 @@ impl Request {
                 )))
             }
         };
-        if let Some(unknown) = fields.keys().find(|k| !takes.contains(&k.as_str())) {
+        if let Some(unknown) = fields
+            .keys()
+            .find(|k| !takes.contains(&k.as_str()) && !OPTIONAL.contains(&k.as_str()))
+        {
             return Err(ApiError::unprocessable(format!(
                 "unknown field {unknown:?}: {route} takes {list}"
             )));
@@ -350,6 +376,25 @@ impl Request {
                 kind(other)
             ))),
         }
+    }
+
+    /// The puzzle a request names: `puzzle`, with every operation hidden when
+    /// `hide_ops` is true or the server hides them all.
+    fn source(&self, call: &Call<'_>) -> Result<Source<'_>, ApiError> {
+        let text = self.puzzle()?;
+        let hide_ops = match self.fields.get("hide_ops") {
+            None => false,
+            Some(Value::Bool(hide)) => *hide,
+            Some(other) => {
+                return Err(ApiError::unprocessable(format!(
+                    "\"hide_ops\" must be true or false (true hides every cage's operation), not {other}"
+                )))
+            }
+        };
+        Ok(Source {
+            text,
+            hide_ops: hide_ops || call.hide_ops,
+        })
     }
 
     /// `n`: a step number, from 1.
@@ -404,12 +449,12 @@ impl Request {
 }
 
 /// `POST /api/board {"puzzle", "cells"}`: the picture of a position.
-pub fn board(cache: &Cache, _limits: Limits, body: Value) -> Result<Value, ApiError> {
+pub fn board(call: Call<'_>, body: Value) -> Result<Value, ApiError> {
     let req = Request::new(body, "/api/board", &["puzzle", "cells"])?;
     // The picture needs only the puzzle: read it without grading when it is
     // not cached yet.
     let cells = req.cells()?;
-    let puzzle = cache.read(req.puzzle()?)?;
+    let puzzle = call.cache.read(req.source(&call)?)?;
     let position = position(&puzzle, cells)?;
     let picture = scene(
         &puzzle,
@@ -423,15 +468,16 @@ pub fn board(cache: &Cache, _limits: Limits, body: Value) -> Result<Value, ApiEr
 }
 
 /// `POST /api/check {"puzzle", "cells"}`: which entries contradict the solution.
-pub fn check(cache: &Cache, limits: Limits, body: Value) -> Result<Value, ApiError> {
+pub fn check(call: Call<'_>, body: Value) -> Result<Value, ApiError> {
     let req = Request::new(body, "/api/check", &["puzzle", "cells"])?;
     let cells = req.cells()?;
+    let source = req.source(&call)?;
     // The position is checked against the puzzle before it is graded.
-    position(&cache.read(req.puzzle()?)?, cells)?;
-    let loaded = cache.get(req.puzzle()?, limits)?;
+    position(&call.cache.read(source)?, cells)?;
+    let loaded = call.cache.get(source, call.limits)?;
     let puzzle = loaded.puzzle();
     let position = position(puzzle, cells)?;
-    let found = position::check(&loaded.grader, &position, &mut Budget::new(limits));
+    let found = position::check(&loaded.grader, &position, &mut Budget::new(call.limits));
     let report = found.report(&position, "the time allowed for one request");
     let conflicts: Vec<Value> = report
         .conflicts
@@ -466,19 +512,20 @@ fn stopped(why: Exhausted) -> (&'static str, String) {
 
 /// `POST /api/hint {"puzzle", "cells", "level"}`: the next step from the
 /// position, told as little as the level asks; or the first wrong entry.
-pub fn hint(cache: &Cache, limits: Limits, body: Value) -> Result<Value, ApiError> {
+pub fn hint(call: Call<'_>, body: Value) -> Result<Value, ApiError> {
     let req = Request::new(body, "/api/hint", &["puzzle", "cells", "level"])?;
     let cells = req.cells()?;
     let level = req.level()?;
-    position(&cache.read(req.puzzle()?)?, cells)?;
-    let loaded = cache.get(req.puzzle()?, limits)?;
+    let source = req.source(&call)?;
+    position(&call.cache.read(source)?, cells)?;
+    let loaded = call.cache.get(source, call.limits)?;
     let puzzle = loaded.puzzle();
     let position = position(puzzle, cells)?;
     let found = position::hint(
         &loaded.grader,
         &position,
         Options::default(),
-        Budget::new(limits),
+        Budget::new(call.limits),
     );
     let mut doc = json!({ "level": level.name() });
     match &found {
@@ -544,10 +591,10 @@ pub fn hint(cache: &Cache, limits: Limits, body: Value) -> Result<Value, ApiErro
 /// `POST /api/export {"puzzle", "cells"}`: the position as a K6C (or, for
 /// KenDoku, D6C) string; 422 when the format cannot hold the puzzle, with the
 /// position as a plain grid instead.
-pub fn export(cache: &Cache, _limits: Limits, body: Value) -> Result<Value, ApiError> {
+pub fn export(call: Call<'_>, body: Value) -> Result<Value, ApiError> {
     let req = Request::new(body, "/api/export", &["puzzle", "cells"])?;
     let cells = req.cells()?;
-    let puzzle = cache.read(req.puzzle()?)?;
+    let puzzle = call.cache.read(req.source(&call)?)?;
     let position = position(&puzzle, cells)?;
     let progress: Vec<CellProgress> = position
         .cells()

@@ -1,8 +1,7 @@
 //! Requests: the Host check, the routes and their methods, reading a JSON body
 //! within the limits, computing on the bounded pool, and the answer's headers.
 
-use crate::api;
-use crate::cache::Cache;
+use crate::api::{self, Call};
 use crate::server::State;
 use crate::{ApiError, MAX_BODY};
 use http_body_util::{BodyExt, Full, LengthLimitError, Limited};
@@ -365,7 +364,7 @@ async fn route(state: Arc<State>, request: Request<Incoming>) -> Reply {
         post => match json_body(request, state.config.read_timeout).await {
             Err(e) => Err(e),
             Ok(body) => {
-                let call: fn(&Cache, Limits, Value) -> Result<Value, ApiError> = match post {
+                let answer: fn(Call<'_>, Value) -> Result<Value, ApiError> = match post {
                     "/api/load" => api::load,
                     "/api/step" => api::step,
                     "/api/proof" => api::proof,
@@ -374,7 +373,7 @@ async fn route(state: Arc<State>, request: Request<Incoming>) -> Reply {
                     "/api/hint" => api::hint,
                     _ => api::export,
                 };
-                compute(&state, move |cache, limits| call(cache, limits, body)).await
+                compute(&state, move |call| answer(call, body)).await
             }
         },
     };
@@ -389,7 +388,7 @@ async fn route(state: Arc<State>, request: Request<Incoming>) -> Reply {
 /// from when it starts).
 async fn compute<F>(state: &Arc<State>, work: F) -> Result<Value, ApiError>
 where
-    F: FnOnce(&Cache, Limits) -> Result<Value, ApiError> + Send + 'static,
+    F: FnOnce(Call<'_>) -> Result<Value, ApiError> + Send + 'static,
 {
     let permit = Arc::clone(&state.compute)
         .acquire_owned()
@@ -401,7 +400,11 @@ where
         let limits = Limits::new()
             .until(Some(Instant::now() + state.config.timeout))
             .with_memory(state.config.memory);
-        work(&state.cache, limits)
+        work(Call {
+            cache: &state.cache,
+            limits,
+            hide_ops: state.config.hide_ops,
+        })
     })
     .await;
     match done {
@@ -564,7 +567,13 @@ fn puzzles(state: &State, query: &str) -> Result<Value, ApiError> {
         .iter()
         .skip(offset)
         .take(limit)
-        .map(|(number, text)| json!({ "number": number, "puzzle": text }))
+        .map(|listed| {
+            json!({
+                "number": listed.number,
+                "puzzle": listed.text,
+                "hide_ops": listed.hide_ops,
+            })
+        })
         .collect();
     Ok(json!({
         "name": library.name,

@@ -11,13 +11,18 @@
 //! | `GET /api/openapi.json` | the API's OpenAPI 3 description |
 //! | `GET /api/ladder` | the techniques and their ratings |
 //! | `GET /api/puzzles?offset=&limit=` | puzzles of the server's FILE (404 without one) |
-//! | `POST /api/load {"puzzle"}` | the puzzle read (any format), its rating, its step log, the empty board |
+//! | `POST /api/load {"puzzle"}` | the puzzle read (any format), its rating, its step log, the empty board, the puzzle as a Tatham ID and as text |
 //! | `POST /api/step {"puzzle","n"}` | step n, explained, drawn on the grid before it |
 //! | `POST /api/proof {"puzzle","n","k"}` | proof k of step n (why a removed cage combination cannot be), its text and its picture |
 //! | `POST /api/board {"puzzle","cells"}` | the picture of a position |
 //! | `POST /api/check {"puzzle","cells"}` | which entries contradict the solution |
 //! | `POST /api/hint {"puzzle","cells","level"}` | the next step, told at one of four levels |
 //! | `POST /api/export {"puzzle","cells"}` | the position as K6C / D6C (422 when it cannot hold it) |
+//!
+//! Every POST may add `"hide_ops": true`: the puzzle is read with every
+//! operation hidden (a cage shows only its number) before anything else is
+//! done, and cached apart from the puzzle as written; [`Config::hide_ops`] does
+//! it for every request.
 //!
 //! Every request is bounded: a body of at most [`MAX_BODY`] bytes (413 past
 //! it), a JSON body with `Content-Type: application/json` (415 otherwise, which
@@ -99,6 +104,9 @@ pub struct Config {
     /// connection's start, or from the end of the answer before), and then its
     /// body (in [`READ_TIMEOUTS`]); past it, 408 and the connection is closed.
     pub read_timeout: Duration,
+    /// Read every puzzle with every operation hidden (a cage shows only its
+    /// number), whatever a request's `hide_ops` says.
+    pub hide_ops: bool,
 }
 
 impl Default for Config {
@@ -112,6 +120,7 @@ impl Default for Config {
             threads: 4,
             connections: 4096,
             read_timeout: Duration::from_secs(10),
+            hide_ops: false,
         }
     }
 }
@@ -180,8 +189,7 @@ pub enum ConfigError {
 #[derive(Clone, Debug)]
 pub struct Library {
     pub name: String,
-    /// Each puzzle's number in the file (1-based) and its text.
-    pub puzzles: Vec<(usize, String)>,
+    pub puzzles: Vec<LibraryPuzzle>,
     /// Entries that are not puzzle strings, left out.
     pub skipped: usize,
     /// Whether the file held more than [`MAX_LIBRARY`] puzzles.
@@ -209,12 +217,27 @@ impl Library {
                 break;
             }
             match entry.puzzle() {
-                Some(text) => library.puzzles.push((entry.index, text.to_string())),
+                Some(text) => library.puzzles.push(LibraryPuzzle {
+                    number: entry.index,
+                    text: text.to_string(),
+                    hide_ops: entry.hide_ops,
+                }),
                 None => library.skipped += 1,
             }
         }
         Ok(library)
     }
+}
+
+/// One puzzle of a [`Library`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LibraryPuzzle {
+    /// Its number in the file (1-based).
+    pub number: usize,
+    pub text: String,
+    /// Whether the file's entry asks for the puzzle with every operation hidden
+    /// (`{"puzzle": …, "hide_ops": true}`).
+    pub hide_ops: bool,
 }
 
 /// Why the server cannot start.

@@ -5,6 +5,8 @@
 
 #[path = "api/connections.rs"]
 mod connections;
+#[path = "api/hidden.rs"]
+mod hidden;
 #[path = "api/openapi.rs"]
 mod openapi;
 #[path = "api/protocol.rs"]
@@ -260,7 +262,7 @@ fn malformed_bodies() {
     assert_eq!(r.status, 422);
     assert_eq!(
         r.error(),
-        "unknown field \"extra\": /api/load takes \"puzzle\""
+        "unknown field \"extra\": /api/load takes \"puzzle\" (and, optionally, \"hide_ops\")"
     );
     let r = post(addr, "/api/load", json!({"puzzle": 12}));
     assert_eq!(r.status, 422);
@@ -274,7 +276,7 @@ fn malformed_bodies() {
     assert_eq!(r.status, 422);
     assert_eq!(
         r.error(),
-        "the field \"n\" is missing: /api/step takes \"puzzle\", \"n\""
+        "the field \"n\" is missing: /api/step takes \"puzzle\", \"n\" (and, optionally, \"hide_ops\")"
     );
     let r = post_raw(addr, "/api/load", "text/plain", b"{\"puzzle\": \"x\"}");
     assert_eq!(r.status, 415);
@@ -612,7 +614,7 @@ fn the_proofs_of_a_step() {
     assert_eq!(r.status, 422);
     assert_eq!(
         r.error(),
-        "the field \"k\" is missing: /api/proof takes \"puzzle\", \"n\", \"k\""
+        "the field \"k\" is missing: /api/proof takes \"puzzle\", \"n\", \"k\" (and, optionally, \"hide_ops\")"
     );
     let r = post(
         addr,
@@ -622,7 +624,7 @@ fn the_proofs_of_a_step() {
     assert_eq!(r.status, 422);
     assert_eq!(
         r.error(),
-        "unknown field \"cells\": /api/proof takes \"puzzle\", \"n\", \"k\""
+        "unknown field \"cells\": /api/proof takes \"puzzle\", \"n\", \"k\" (and, optionally, \"hide_ops\")"
     );
     let r = post(
         addr,

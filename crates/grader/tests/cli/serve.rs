@@ -1,6 +1,6 @@
 //! `grader serve`: it prints its address and answers there (the page and its API
-//! are tested in the kenken-web crate and in a real browser); a bad FILE, address
-//! or limit is refused; under a 2 GiB address-space limit it holds a thousand
+//! are tested in the kenken-web crate and in a real browser); `--hide-ops` hides
+//! every puzzle's operations; a bad FILE, address or limit is refused; under a 2 GiB address-space limit it holds a thousand
 //! idle connections and still serves the page at once.
 
 use super::{bad_input, grader, GRADER};
@@ -59,6 +59,50 @@ fn it_prints_its_address_and_serves_the_page() {
     let _ = child.wait();
     assert!(answer.starts_with("HTTP/1.1 200"), "{answer}");
     assert!(answer.contains("\"total\":20"), "{answer}");
+}
+
+/// A POST of a JSON body on its own connection; the whole answer.
+fn post(addr: &str, path: &str, body: &str) -> String {
+    ask(
+        addr,
+        &format!(
+            "POST {path} HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+            body.len()
+        ),
+    )
+}
+
+#[test]
+fn hide_ops_hides_every_puzzles_operations() {
+    // The README's 4x4: unique as written, ambiguous with its operations hidden.
+    let body = r#"{"puzzle": "4:_a_5a_bac_a__,d2m12a5m8s2d2s1", "hide_ops": false}"#;
+    let (mut plain, addr) = serve("", &["--port", "0"]);
+    let shown = post(&addr, "/api/load", body);
+    plain.kill().unwrap();
+    let _ = plain.wait();
+    assert!(shown.contains("\"hide_ops\":false"), "{shown}");
+    assert!(shown.contains("\"verdict\":\"unique\""), "{shown}");
+
+    let (mut hiding, addr) = serve("", &["--port", "0", "--hide-ops"]);
+    let hidden = post(&addr, "/api/load", body);
+    hiding.kill().unwrap();
+    let mut stderr = String::new();
+    hiding
+        .stderr
+        .take()
+        .unwrap()
+        .read_to_string(&mut stderr)
+        .unwrap();
+    let _ = hiding.wait();
+    assert!(hidden.starts_with("HTTP/1.1 200"), "{hidden}");
+    assert!(hidden.contains("\"hide_ops\":true"), "{hidden}");
+    assert!(hidden.contains("\"verdict\":\"ambiguous\""), "{hidden}");
+    assert!(hidden.contains("\"tatham\":null"), "{hidden}");
+    assert!(hidden.contains("? 12 A2 A3 B3"), "{hidden}");
+    assert!(
+        stderr.contains("every puzzle is read with its operations hidden"),
+        "{stderr}"
+    );
 }
 
 #[test]

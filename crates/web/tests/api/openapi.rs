@@ -322,6 +322,29 @@ fn steps_and_proofs_fit_their_documented_schemas() {
             json!({"puzzle": puzzle, "cells": blank(size), "level": "full"}),
         );
     }
+    // With every operation hidden: no Tatham ID, the text format instead.
+    let hidden = fits("/api/load", json!({"puzzle": FOUR, "hide_ops": true}));
+    assert!(hidden["tatham"].is_null() && hidden["text"].is_string());
+    fits("/api/load", json!({"puzzle": SIX, "hide_ops": false}));
+    fits(
+        "/api/step",
+        json!({"puzzle": SIX, "n": 3, "hide_ops": true}),
+    );
+    fits(
+        "/api/proof",
+        json!({"puzzle": SIX, "n": 3, "k": 1, "hide_ops": true}),
+    );
+    fits(
+        "/api/hint",
+        json!({"puzzle": SIX, "cells": blank(6), "level": "full", "hide_ops": true}),
+    );
+    // The file's list.
+    let list = get(addr, "/api/puzzles?limit=1000").json();
+    let schema = &doc["paths"]["/api/puzzles"]["get"]["responses"]["200"]["content"]
+        ["application/json"]["schema"];
+    if let Some(why) = misfit(&doc, schema, &list, "answer") {
+        panic!("/api/puzzles: {why}");
+    }
     // The checker sees a misfit.
     let mut wrong = comparison.clone();
     wrong["step"]["technique_id"] = json!("x");
