@@ -38,7 +38,9 @@ fn plan<'py>(
 /// The same seed and options give the same puzzles whatever `jobs` (1 to 256
 /// threads, every core by default). Options as `grader generate`'s: `ops` (a subset of
 /// `+-*/`), `strict` (Tatham's rules, sizes 3-9), `cage_sizes` (lo, hi),
-/// `max_givens`, `max_mean_cage`, `kendoku`, `require` / `forbid` (technique
+/// `max_givens`, `max_mean_cage`, `kendoku`, `hide_ops` (puzzles unique and rated
+/// with every operation hidden: their rows say `hide_ops: True` and give the
+/// puzzle in the text format, `? 12 A1 A2`), `require` / `forbid` (technique
 /// ids), `max_depth`, `steps` (mutations per attempt), `max_tries`, `timeout`
 /// (seconds).
 ///

@@ -8,7 +8,7 @@ use crate::pools;
 use crate::puzzle::{Puzzle, PuzzleArg};
 use kenken_batch::pipeline::{self, Job};
 use kenken_batch::solving::{is_finding, search_puzzle, verdict_name};
-use kenken_batch::{GradeRow, Graded, Grading, Mode};
+use kenken_batch::{GradeRow, Graded, Grading, HideOps, Mode};
 use kenken_model::Exhausted;
 use kenken_techniques::{Grader, StepReport};
 use pyo3::prelude::*;
@@ -40,6 +40,9 @@ fn row_dict<'py>(
 /// default here); `timeout` (seconds) bounds the whole grading; `disable` /
 /// `enable` take technique ids (`grader techniques`); `max_depth` 2 to 8;
 /// `max_memory` bytes or `"512M"`; `max_work` elementary checks. `times` adds `ms`.
+/// `hide_ops=True` grades the puzzle with every operation hidden (`grader grade
+/// --hide-ops`): a cage shows only its number, and any operation that makes it
+/// counts.
 ///
 /// Raises FormatError for a string that is not a valid puzzle, OptionsError for
 /// a bad option value and TypeError for an unknown option. The work runs with the
@@ -52,10 +55,12 @@ pub fn grade<'py>(
     times: bool,
     options: Option<&Bound<'py, PyDict>>,
 ) -> PyResult<Bound<'py, PyAny>> {
-    let work = Grading::new(&options::grade_settings("grade", options, Mode::B)?);
+    let (hide, options) = options::hide_ops("grade", options)?;
+    let settings = options::grade_settings("grade", options.as_ref(), Mode::B)?;
+    let work = Grading::new(&settings);
     // Timed as a batch times a puzzle: its reading included.
     let started = Instant::now();
-    let (shown, imported) = puzzle.read(py)?;
+    let (shown, imported) = puzzle.read(py, hide)?;
     let pool = pools::pool(1)?;
     let outcome = py.detach(|| pool.install(|| pipeline::work_one(&work, imported)));
     let took = times.then(|| started.elapsed());
@@ -71,7 +76,8 @@ pub fn grade<'py>(
 /// core by default) before their rows are yielded, so memory stays flat however
 /// long the input. An item that is not a valid puzzle gets a row with status
 /// `invalid` and the reason in `error`, and the rest are graded. `jobs`: 1 to 256
-/// threads. The options are `grade`'s.
+/// threads. The options are `grade`'s: with `hide_ops=True` every puzzle is
+/// graded with its operations hidden, as `grader batch --hide-ops` grades them.
 #[pyfunction]
 #[pyo3(signature = (puzzles, *, jobs = None, times = false, **options))]
 pub fn grade_many<'py>(
@@ -80,12 +86,15 @@ pub fn grade_many<'py>(
     times: bool,
     options: Option<&Bound<'py, PyDict>>,
 ) -> PyResult<RowStream> {
-    let work = Grading::new(&options::grade_settings("grade_many", options, Mode::B)?);
+    let (hide, options) = options::hide_ops("grade_many", options)?;
+    let settings = options::grade_settings("grade_many", options.as_ref(), Mode::B)?;
+    let work = Grading::new(&settings);
     let pool = pools::pool(options::jobs(jobs)?)?;
     Ok(RowStream {
         source: Some(PyIterator::from_object(puzzles)?.unbind()),
         pool,
         work,
+        hide,
         times,
         next_index: 1,
         ready: VecDeque::new(),
@@ -100,6 +109,8 @@ pub struct RowStream {
     source: Option<Py<PyIterator>>,
     pool: Arc<ThreadPool>,
     work: Grading,
+    /// Grade every puzzle with its operations hidden.
+    hide: HideOps,
     times: bool,
     next_index: usize,
     ready: VecDeque<Py<PyAny>>,
@@ -146,7 +157,7 @@ impl RowStream {
                     break;
                 }
             };
-            jobs.push(job(self.next_index, &item)?);
+            jobs.push(job(self.next_index, &item, self.hide)?);
             self.next_index += 1;
         }
         if jobs.is_empty() {
@@ -168,13 +179,21 @@ impl RowStream {
     }
 }
 
-/// The job of an item of `grade_many`'s input.
-fn job(index: usize, item: &Bound<'_, PyAny>) -> PyResult<Job> {
+/// The job of an item of `grade_many`'s input, read with its operations hidden
+/// when `hide` says so (or when it is a Puzzle read with `hide_ops`).
+fn job(index: usize, item: &Bound<'_, PyAny>, hide: HideOps) -> PyResult<Job> {
     if let Ok(p) = item.cast::<Puzzle>() {
-        return Ok(Job::new(index, p.get().source.clone()));
+        let p = p.get();
+        return Ok(Job {
+            hide_ops: hide.hide_ops || p.hide.hide_ops,
+            ..Job::new(index, p.source.clone())
+        });
     }
     if let Ok(text) = item.extract::<String>() {
-        return Ok(Job::new(index, text));
+        return Ok(Job {
+            hide_ops: hide.hide_ops,
+            ..Job::new(index, text)
+        });
     }
     let shown = item
         .repr()
@@ -197,16 +216,20 @@ fn job(index: usize, item: &Bound<'_, PyAny>) -> PyResult<Job> {
 /// `{"puzzle", "size", "verdict", "solution"}`. `verdict` is `unique`,
 /// `ambiguous`, `impossible`, or `timeout` when `timeout` (seconds) passed first
 /// (`limit` when the memory or work limit did); `solution` is the grid by rows
-/// (for an ambiguous puzzle the first solution found), or None.
+/// (for an ambiguous puzzle the first solution found), or None. With
+/// `hide_ops=True` the puzzle is solved with every operation hidden (`grader
+/// solve --hide-ops`).
 #[pyfunction]
-#[pyo3(signature = (puzzle, *, timeout = None))]
+#[pyo3(signature = (puzzle, *, timeout = None, **options))]
 pub fn solve<'py>(
     py: Python<'py>,
     puzzle: PuzzleArg<'py>,
     timeout: Option<f64>,
+    options: Option<&Bound<'py, PyDict>>,
 ) -> PyResult<Bound<'py, PyDict>> {
     let timeout = options::timeout(timeout)?;
-    let (shown, imported) = puzzle.read(py)?;
+    let hide = options::only_hide_ops("solve", options)?;
+    let (shown, imported) = puzzle.read(py, hide)?;
     let pool = pools::pool(1)?;
     let grid = &imported.puzzle;
     let outcome =
@@ -237,9 +260,9 @@ pub fn solve<'py>(
 /// totals and parities) and `explanation`.
 ///
 /// The options are `grade`'s (`mode` defaults to `"n"`: the whole ladder's log;
-/// `"c"` gives mode c's). Raises FormatError for a string that is not a valid
-/// puzzle and OptionsError for a bad option, or for a puzzle whose tables alone
-/// exceed `max_memory` or `max_work`.
+/// `"c"` gives mode c's; `hide_ops=True` hides every operation). Raises
+/// FormatError for a string that is not a valid puzzle and OptionsError for a bad
+/// option, or for a puzzle whose tables alone exceed `max_memory` or `max_work`.
 #[pyfunction]
 #[pyo3(signature = (puzzle, **options))]
 pub fn steps<'py>(
@@ -247,8 +270,9 @@ pub fn steps<'py>(
     puzzle: PuzzleArg<'py>,
     options: Option<&Bound<'py, PyDict>>,
 ) -> PyResult<Vec<Bound<'py, PyAny>>> {
-    let settings = options::grade_settings("steps", options, Mode::N)?;
-    let (_, imported) = puzzle.read(py)?;
+    let (hide, options) = options::hide_ops("steps", options)?;
+    let settings = options::grade_settings("steps", options.as_ref(), Mode::N)?;
+    let (_, imported) = puzzle.read(py, hide)?;
     let pool = pools::pool(1)?;
     let reports = py.detach(|| {
         pool.install(|| {

@@ -1,23 +1,27 @@
 //! `kenken.read` and the `Puzzle` it returns.
 
 use crate::errors::{options_error, warn, FormatError};
+use crate::options;
 use kenken_batch::text::{clip, clip_message, relaxed_warning};
+use kenken_batch::HideOps;
 use kenken_formats::{read_any, write, Format, Imported};
 use kenken_model::{Op, Puzzle as Grid};
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
-use pyo3::types::{PyString, PyType};
+use pyo3::types::{PyDict, PyString, PyType};
 use std::collections::hash_map::DefaultHasher;
 use std::hash::{Hash, Hasher};
 
 /// A KenKen puzzle, read from a puzzle string by `kenken.read` (or made by
 /// `kenken.generate`). Immutable; equal when the grids and cages are equal;
-/// pickled (with every protocol) and copied as its text and format.
+/// pickled (with every protocol) and copied as its text, format and `hide_ops`.
 #[pyclass(module = "kenken", name = "Puzzle", frozen)]
 pub struct Puzzle {
     pub imported: Imported,
     /// The text it was read from.
     pub source: String,
+    /// How it was read: with every operation hidden, or as the text gives them.
+    pub hide: HideOps,
 }
 
 /// One cage: its operation, its clue and its cells. Equal when all four are
@@ -72,16 +76,23 @@ impl Puzzle {
         &self.imported.puzzle
     }
 
-    /// Reads `text`; a problem is a `FormatError` with the batch rows' message.
-    pub fn parse(py: Python<'_>, text: &str, format: Option<Format>) -> PyResult<Puzzle> {
+    /// Reads `text` (with every operation hidden when `hide` says so); a problem
+    /// is a `FormatError` with the batch rows' message.
+    pub fn parse(
+        py: Python<'_>,
+        text: &str,
+        format: Option<Format>,
+        hide: HideOps,
+    ) -> PyResult<Puzzle> {
         let imported = read_any(text, format)
             .map_err(|e| FormatError::new_err(clip_message(e.to_string())))?;
         if let Some(warning) = relaxed_warning(&imported) {
             warn(py, &warning)?;
         }
         Ok(Puzzle {
-            imported,
+            imported: imported.hiding_ops(hide.hide_ops),
             source: text.to_string(),
+            hide,
         })
     }
 
@@ -93,23 +104,39 @@ impl Puzzle {
 
 #[pymethods]
 impl Puzzle {
-    /// `kenken.Puzzle(text, format=None)` is `kenken.read(text, format)`.
+    /// `kenken.Puzzle(text, format=None, hide_ops=False)` is `kenken.read(text,
+    /// format, hide_ops=hide_ops)`.
     #[new]
-    #[pyo3(signature = (text, format = None))]
+    #[pyo3(signature = (text, format = None, hide_ops = None))]
     fn new(
         py: Python<'_>,
         text: &Bound<'_, PyAny>,
         format: Option<&Bound<'_, PyAny>>,
+        hide_ops: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Puzzle> {
-        read(py, text, format)
+        let options = PyDict::new(py);
+        if let Some(hide_ops) = hide_ops {
+            options.set_item("hide_ops", hide_ops)?;
+        }
+        read(py, text, format, Some(&options))
     }
 
-    /// Pickled as its text and format, read back by `Puzzle(text, format)`: a
+    /// Pickled as its text and format (and `True` after them when it was read
+    /// with `hide_ops`), read back by `Puzzle(text, format, hide_ops)`: a
     /// `__reduce__` rather than `__getnewargs__`, which only protocols 2 and
     /// later use, so that every protocol (and `copy`) works.
-    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> (Bound<'py, PyType>, (String, &'static str)) {
+    fn __reduce__<'py>(
+        slf: &Bound<'py, Self>,
+    ) -> PyResult<(Bound<'py, PyType>, Bound<'py, PyAny>)> {
+        let py = slf.py();
         let p = slf.get();
-        (slf.get_type(), (p.source.clone(), p.imported.format.name()))
+        let (text, format) = (p.source.clone(), p.imported.format.name());
+        let args = if p.hide.hide_ops {
+            (text, format, true).into_pyobject(py)?.into_any()
+        } else {
+            (text, format).into_pyobject(py)?.into_any()
+        };
+        Ok((slf.get_type(), args))
     }
 
     /// The empty grid as SVG, which Jupyter shows in place of the puzzle's repr
@@ -162,6 +189,13 @@ impl Puzzle {
         self.imported.format.name()
     }
 
+    /// Whether any cage's operation is hidden (its `op` is None): read with
+    /// `hide_ops`, or written with `?` cages in the text format.
+    #[getter]
+    fn has_hidden_ops(&self) -> bool {
+        self.grid().has_hidden_ops()
+    }
+
     /// Simon Tatham's Keen game ID (`4:_a_5a_bac_a__,d2m12a5m8s2d2s1`).
     fn to_tatham(&self) -> PyResult<String> {
         self.written(Format::Tatham)
@@ -193,7 +227,12 @@ impl Puzzle {
 
     fn __repr__(&self, py: Python<'_>) -> PyResult<String> {
         let text = PyString::new(py, &clip(&self.source));
-        Ok(format!("kenken.read({})", text.repr()?))
+        let hidden = if self.hide.hide_ops {
+            ", hide_ops=True"
+        } else {
+            ""
+        };
+        Ok(format!("kenken.read({}{hidden})", text.repr()?))
     }
 
     fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
@@ -214,20 +253,25 @@ impl Puzzle {
 /// Reads a puzzle string in any supported format: a Tatham Keen game ID or
 /// web-player URL, SudokuWiki K6C/D6C, the `# <size>` text format or a letter grid
 /// (detected from the text unless `format` names one of `tatham`, `k6c`, `d6c`,
-/// `text`, `letter-grid`).
+/// `text`, `letter-grid`). A cage the text gives without its operation (`? 12 A1
+/// A2` in the text format) keeps it hidden (its `op` is None); `hide_ops=True`
+/// hides every cage's operation, as `grader --hide-ops` does.
 ///
 /// Raises FormatError (a ValueError) when the text is not a valid puzzle, with the
 /// message `grader` gives (a str holding a lone surrogate, which no format can
-/// hold, is one), OptionsError for an unknown `format`, TypeError for anything
-/// but a str; a game ID that only the lenient reading accepts is read with a
-/// KenkenWarning naming the rules relaxed.
+/// hold, is one), OptionsError for an unknown `format` or a `hide_ops` that is not
+/// a bool, TypeError for anything but a str or an unknown keyword; a game ID that
+/// only the lenient reading accepts is read with a KenkenWarning naming the rules
+/// relaxed.
 #[pyfunction]
-#[pyo3(signature = (text, format = None))]
+#[pyo3(signature = (text, format = None, **options))]
 pub fn read(
     py: Python<'_>,
     text: &Bound<'_, PyAny>,
     format: Option<&Bound<'_, PyAny>>,
+    options: Option<&Bound<'_, PyDict>>,
 ) -> PyResult<Puzzle> {
+    let hide = options::only_hide_ops("read", options)?;
     let text = match str_arg(text, "text")? {
         Some(t) => t,
         None => return Err(FormatError::new_err(NOT_UNICODE)),
@@ -247,7 +291,7 @@ pub fn read(
             )
         }
     };
-    Puzzle::parse(py, &text, format)
+    Puzzle::parse(py, &text, format, hide)
 }
 
 /// Why a str holding a lone surrogate (which UTF-8 cannot encode, so no format
@@ -293,16 +337,21 @@ impl<'py> FromPyObject<'_, 'py> for PuzzleArg<'py> {
 }
 
 impl PuzzleArg<'_> {
-    /// The puzzle's text (as a row shows it) and the puzzle read from it.
-    pub fn read(&self, py: Python<'_>) -> PyResult<(String, Imported)> {
+    /// The puzzle's text (as a row shows it) and the puzzle read from it, with
+    /// every operation hidden when `hide` says so (a Puzzle read with `hide_ops`
+    /// keeps them hidden).
+    pub fn read(&self, py: Python<'_>, hide: HideOps) -> PyResult<(String, Imported)> {
         match self {
             PuzzleArg::Text(text) => {
-                let p = Puzzle::parse(py, text, None)?;
+                let p = Puzzle::parse(py, text, None, hide)?;
                 Ok((p.source, p.imported))
             }
             PuzzleArg::Puzzle(p) => {
                 let p = p.get();
-                Ok((p.source.clone(), p.imported.clone()))
+                Ok((
+                    p.source.clone(),
+                    p.imported.clone().hiding_ops(hide.hide_ops),
+                ))
             }
         }
     }

@@ -1,6 +1,7 @@
 //! `kenken.render_svg`: a picture of the grid, as `grader render` draws it.
 
 use crate::errors::RenderError;
+use crate::options;
 use crate::pools;
 use crate::puzzle::PuzzleArg;
 use kenken_batch::GradeSettings;
@@ -8,6 +9,7 @@ use kenken_render::{scene, Subject};
 use kenken_techniques::position::Position;
 use pyo3::exceptions::PyOverflowError;
 use pyo3::prelude::*;
+use pyo3::types::PyDict;
 
 /// The grid as a self-contained SVG (text drawn as outlines; the same bytes for
 /// the same input), as `grader render` draws it: empty; with the `solution`; with
@@ -15,12 +17,15 @@ use pyo3::prelude::*;
 /// propagated, as `grader render --candidates`); or with `step` N of the log (numbered
 /// as `grader grade` numbers its lines, naked singles included) drawn on the grid
 /// before it, with its text and explanation as a caption unless `caption` is
-/// False.
+/// False. With `hide_ops=True` every operation is hidden (`grader render
+/// --hide-ops`): the cages show their numbers alone, and the steps and the
+/// solution are those of the puzzle without its operations.
 ///
 /// Raises RenderError when the step does not exist or the puzzle has no unique
 /// solution to show.
 #[pyfunction]
-#[pyo3(signature = (puzzle, step = None, *, solution = false, candidates = false, caption = true))]
+#[pyo3(signature = (puzzle, step = None, *, solution = false, candidates = false, caption = true,
+                    **options))]
 pub fn render_svg(
     py: Python<'_>,
     puzzle: PuzzleArg<'_>,
@@ -28,8 +33,10 @@ pub fn render_svg(
     solution: bool,
     candidates: bool,
     caption: bool,
+    options: Option<&Bound<'_, PyDict>>,
 ) -> PyResult<String> {
-    let (_, imported) = puzzle.read(py)?;
+    let hide = options::only_hide_ops("render_svg", options)?;
+    let (_, imported) = puzzle.read(py, hide)?;
     if usize::from(step.is_some()) + usize::from(solution) + usize::from(candidates) > 1 {
         return Err(RenderError::new_err(
             "draw one of step, solution and candidates",

@@ -3,7 +3,8 @@
 //! between processes without custom pickling):
 //!
 //! * on the client, [`BatchReader`] reads the input with `grader batch`'s reader
-//!   and cuts it into shards of jobs, numbered as in the whole input;
+//!   and cuts it into shards of jobs, numbered as in the whole input, each job
+//!   saying whether to hide its puzzle's operations;
 //! * on a worker, [`grade_shard`] grades a shard on the library's pipeline and
 //!   returns its rows, written by the same code as `grader batch` writes them,
 //!   with the shard's tally;
@@ -19,7 +20,7 @@ use kenken_batch::generating::{
 };
 use kenken_batch::pipeline::{self, Job, Rows};
 use kenken_batch::text::clip;
-use kenken_batch::{GradeRows, Grading, Mode, RowFormat};
+use kenken_batch::{GradeRows, Grading, HideOps, Mode, RowFormat};
 use kenken_formats::batch_input::{self, Entries};
 use kenken_generator::{canonical_key, GenerateOptions, Request, RunReport, Stopped};
 use kenken_model::options::MAX_SECONDS;
@@ -35,21 +36,28 @@ pub struct BatchReader {
     error: Option<String>,
     /// Entries read so far.
     read: usize,
+    /// Hide every puzzle's operations (as well as those of the entries that ask).
+    hide: HideOps,
 }
 
 #[pymethods]
 impl BatchReader {
     /// Opens a batch input (a JSON array, NDJSON, a JSON object of puzzle arrays,
-    /// one puzzle per line), as `grader batch FILE` does. Raises BatchInputError
-    /// with `grader batch`'s message when it cannot be used.
+    /// one puzzle per line), as `grader batch FILE` does; with `hide_ops=True`
+    /// every puzzle is to be read with its operations hidden, as by `grader batch
+    /// --hide-ops`. Raises BatchInputError with `grader batch`'s message when it
+    /// cannot be used, OptionsError for a `hide_ops` that is not a bool.
     #[new]
-    fn new(path: &str) -> PyResult<BatchReader> {
+    #[pyo3(signature = (path, **options))]
+    fn new(path: &str, options: Option<&Bound<'_, PyDict>>) -> PyResult<BatchReader> {
+        let hide = options::only_hide_ops("_BatchReader", options)?;
         let entries =
             batch_input::open(path).map_err(|e| BatchInputError::new_err(e.to_string()))?;
         Ok(BatchReader {
             entries: Some(entries),
             error: None,
             read: 0,
+            hide,
         })
     }
 
@@ -63,7 +71,11 @@ impl BatchReader {
         let mut jobs: Vec<Job> = Vec::with_capacity(size.min(1 << 16));
         for item in entries.by_ref().take(size.max(1)) {
             match item {
-                Ok(entry) => jobs.push(Job::from(entry)),
+                Ok(entry) => {
+                    let mut job = Job::from(entry);
+                    job.hide_ops |= self.hide.hide_ops;
+                    jobs.push(job);
+                }
                 Err(e) => {
                     self.error = Some(e.to_string());
                     self.entries = None;
@@ -96,7 +108,7 @@ impl BatchReader {
     }
 }
 
-/// A shard as bytes: JSON of (index, text, problem) triples.
+/// A shard as bytes: its jobs as JSON (index, text, problem, hide_ops, bytes).
 fn encode(jobs: &[Job]) -> Vec<u8> {
     serde_json::to_vec(jobs).expect("a shard serialises")
 }

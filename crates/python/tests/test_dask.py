@@ -3,6 +3,7 @@ LocalCluster."""
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 
@@ -198,3 +199,81 @@ def test_the_command_line_refuses_bad_values(sample_10k, argv, message):
     lines = done.stderr.decode().strip().splitlines()
     assert len(lines) == 1 and message in lines[0], lines
     assert lines[0].startswith(f"python -m kenken.dask {argv[0]}: error: ")
+
+
+#: Puzzles up to 6×6 (larger ones take long to grade with their operations
+#: hidden), as strings and as entries that ask for their operations hidden, with
+#: an entry whose `hide_ops` is not a bool.
+HIDDEN_OPS_ENTRIES = [
+    "3:_a_aa_aa,s1m3a6m6",
+    {"puzzle": "4:_a_5a_bac_a__,d2m12a5m8s2d2s1", "hide_ops": True},
+    "4:_a_5a_bac_a__,d2m12a5m8s2d2s1",
+    {"puzzle": "5:_b_a_7aaca__a__a_a_aa_,s2m60d2a7s1s3s3m10a7m8a9", "hide_ops": False},
+    {"puzzle": "6:a_a_aa_a_a_9a3ba__aa_a__aa__aa_a_,s2a9m6s3m18a5s2s3a6d3a7s2m12m20m24d2", "hide_ops": True},
+    "# 4\n? 2 A1 B1\n? 12 A2 A3 B3\n? 5 A4 B4\n? 8 B2 C2 D2\n? 2 C1 D1\n? 2 C3 C4\n? 1 D3 D4",
+    {"puzzle": "3:_a_aa_aa,s1m3a6m6", "hide_ops": "yes"},
+]
+
+
+@pytest.mark.parametrize("hide_ops", [False, True])
+def test_grade_hides_operations_as_grader_batch(grader, client, tmp_path, hide_ops):
+    """Entries that ask for it alone, and hide_ops=True for all: the jobs of a
+    shard carry it to the workers."""
+    path = tmp_path / "hidden.ndjson"
+    path.write_text("\n".join(json.dumps(e) for e in HIDDEN_OPS_ENTRIES * 3) + "\n")
+    flags = ["--hide-ops"] if hide_ops else []
+    want = run_grader(grader, "batch", str(path), "--format", "ndjson", "--mode", "b", *flags)
+    out = tmp_path / "out.ndjson"
+    report = kenken.dask.grade(str(path), str(out), client=client, shard_size=4, mode="b", hide_ops=hide_ops)
+    assert out.read_bytes() == want.stdout
+    assert report.rows == 21 and report.invalid == 3 and report.exit_code == want.returncode == 2
+    # The same rows as the one-machine call, for the entries it can take.
+    rows = [json.loads(line) for line in want.stdout.decode().splitlines()]
+    items = [
+        kenken.read(e["puzzle"], hide_ops=e["hide_ops"]) if isinstance(e, dict) else e
+        for e in HIDDEN_OPS_ENTRIES[:-1]
+    ]
+    assert list(kenken.grade_many(items, mode="b", hide_ops=hide_ops)) == rows[: len(items)]
+
+
+def test_generate_hides_operations_as_grader_generate(grader, client, tmp_path):
+    args = dict(size=4, min=2, max=3.5, count=4, seed=3, hide_ops=True)
+    flags = ["--size", "4", "--min", "2", "--max", "3.5", "--count", "4", "--seed", "3", "--hide-ops"]
+    want = run_grader(grader, "generate", *flags)
+    assert want.returncode == 0
+    out = tmp_path / "gen.ndjson"
+    report = kenken.dask.generate(str(out), client=client, attempts_per_task=1, **args)
+    assert out.read_bytes() == want.stdout and report.found == 4
+    rows = [json.loads(line) for line in want.stdout.decode().splitlines()]
+    assert all(row["hide_ops"] is True for row in rows)
+    assert kenken.generate(**args) == rows
+    text = run_grader(grader, "generate", *flags, "--format", "text").stdout
+    kenken.dask.generate(str(tmp_path / "gen.txt"), client=client, format="text", **args)
+    assert (tmp_path / "gen.txt").read_bytes() == text and b"\n? " in text
+    with pytest.raises(kenken.GenerateError, match="tatham cannot show a cage whose operation is hidden"):
+        kenken.dask.generate(str(tmp_path / "o"), client=client, format="tatham", **args)
+
+
+def test_the_command_line_hides_operations(grader, tmp_path):
+    path = tmp_path / "in.ndjson"
+    path.write_text("\n".join(json.dumps(e) for e in HIDDEN_OPS_ENTRIES[:-1]) + "\n")
+    out = tmp_path / "out.ndjson"
+    cli = [sys.executable, "-m", "kenken.dask", "grade", str(path), "-o", str(out), "--workers", "1", "--hide-ops", "--quiet"]
+    done = subprocess.run(cli, capture_output=True, timeout=300)
+    want = run_grader(grader, "batch", str(path), "--format", "ndjson", "--hide-ops")
+    assert done.returncode == want.returncode == 0 and out.read_bytes() == want.stdout
+    flags = ["--size", "4", "--min", "2", "--count", "2", "--seed", "1", "--hide-ops"]
+    gen = [sys.executable, "-m", "kenken.dask", "generate", *flags, "--workers", "1"]
+    done = subprocess.run(gen, capture_output=True, timeout=300)
+    want = run_grader(grader, "generate", *flags)
+    assert done.returncode == 0 and done.stdout == want.stdout and b'"hide_ops":true' in done.stdout
+
+
+@pytest.mark.parametrize("value", ["yes", 1])
+def test_a_hide_ops_that_is_not_a_bool_is_refused_before_a_cluster_starts(sample_10k, tmp_path, value):
+    out = tmp_path / "out"
+    with pytest.raises(kenken.OptionsError, match="hide_ops: invalid type"):
+        kenken.dask.grade(str(sample_10k), str(out), hide_ops=value)
+    with pytest.raises(kenken.OptionsError, match="hide_ops: invalid type"):
+        kenken.dask.generate(str(out), size=4, min=1, seed=1, hide_ops=value)
+    assert not out.exists()

@@ -309,7 +309,7 @@ def values(kind: Kind) -> Any:
 FOUR = "4:_a_5a_bac_a__,d2m12a5m8s2d2s1"
 GRADE_OPTIONS = {
     "mode": TEXT, "timeout": NUMBER, "disable": IDS, "enable": IDS, "max_depth": INT,
-    "max_memory": MEMORY, "max_work": INT, "times": BOOL,
+    "max_memory": MEMORY, "max_work": INT, "times": BOOL, "hide_ops": BOOL,
 }
 #: A generation that ends in moments whatever one option says: a 4×4 band that
 #: anything is in, two short attempts, two seconds.
@@ -317,7 +317,7 @@ GENERATE_BASE = dict(size=4, min=0, count=1, seed=1, max_tries=2, timeout=2.0, s
 GENERATE_OPTIONS = {
     "size": INT, "min": NUMBER, "max": NUMBER, "count": INT, "seed": INT, "jobs": INT, "ops": TEXT,
     "strict": BOOL, "cage_sizes": PAIR, "max_givens": INT, "max_mean_cage": NUMBER, "kendoku": BOOL,
-    "require": IDS, "forbid": IDS, "max_depth": INT, "steps": INT, "max_tries": INT, "timeout": NUMBER,
+    "hide_ops": BOOL, "require": IDS, "forbid": IDS, "max_depth": INT, "steps": INT, "max_tries": INT, "timeout": NUMBER,
 }
 
 
@@ -363,16 +363,19 @@ def _cases() -> list[Case]:
     cases = [
         Case("read", "text", TEXT, {}, positional=True),
         Case("read", "format", TEXT, {}),
+        Case("read", "hide_ops", BOOL, {}),
         Case("grade", "puzzle", PUZZLE, {}, positional=True),
         Case("grade_many", "puzzles", ITEMS, {}, positional=True),
         Case("grade_many", "jobs", INT, {}, fresh=True),
         Case("solve", "puzzle", PUZZLE, {}, positional=True),
         Case("solve", "timeout", NUMBER, {}),
+        Case("solve", "hide_ops", BOOL, {}),
         Case("render_svg", "puzzle", PUZZLE, {}, positional=True),
         Case("render_svg", "step", INT, {}),
         Case("render_svg", "solution", BOOL, {}),
         Case("render_svg", "candidates", BOOL, {}),
         Case("render_svg", "caption", BOOL, {"step": 1}),
+        Case("render_svg", "hide_ops", BOOL, {"step": 1}),
     ]
     for option, kind in GRADE_OPTIONS.items():
         cases.append(Case("grade", option, kind, {}))
@@ -435,7 +438,9 @@ def test_any_puzzle_with_valid_options(sandbox, function, data):
     if function == "render_svg":
         kwargs = data.draw(
             st.one_of(
-                st.fixed_dictionaries({"step": st.integers(1, 40), "caption": st.booleans()}),
+                st.fixed_dictionaries(
+                    {"step": st.integers(1, 40), "caption": st.booleans()}, optional={"hide_ops": st.booleans()}
+                ),
                 st.fixed_dictionaries({"solution": st.just(True)}),
                 st.fixed_dictionaries({"candidates": st.just(True)}),
                 st.just({}),
@@ -454,6 +459,7 @@ def test_any_puzzle_with_valid_options(sandbox, function, data):
                     "max_memory": st.sampled_from([1 << 20, "64M", "1G"]),
                     "max_work": st.integers(0, 10**7),
                     "times": st.booleans(),
+                    "hide_ops": st.booleans(),
                 },
             ),
             label="options",
@@ -482,6 +488,27 @@ def test_any_puzzle_read_pickles_back(text):
         for protocol in (0, 1, pickle.HIGHEST_PROTOCOL):
             q = pickle.loads(pickle.dumps(p, protocol=protocol))
             assert q == p and q.cages == p.cages and q.source == p.source
+
+
+@given(text=TEXTS)
+@_settings(EXAMPLES * 3)
+def test_any_puzzle_read_with_hidden_operations_round_trips(text):
+    """Every operation but a given's hidden; the text format writes the puzzle
+    (`?` cages) and reads it back; pickles keep it hidden."""
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        try:
+            p = kenken.read(text, hide_ops=True)
+        except kenken.FormatError:
+            return
+        assert all(c.op in (None, "!") for c in p.cages)
+        assert kenken.read(p.to_text()) == p
+        assert p == kenken.read(text) or p.has_hidden_ops
+        for protocol in (0, 1, pickle.HIGHEST_PROTOCOL):
+            q = pickle.loads(pickle.dumps(p, protocol=protocol))
+            assert q == p and q.cages == p.cages and repr(q) == repr(p)
 
 
 def test_a_huge_generation_timeout_is_not_a_panic(sandbox):

@@ -15,8 +15,10 @@ class Cage:
     """One cage of a puzzle; equal to another (and hashed alike) when its op,
     clue and cells are the same."""
 
-    op: str
-    """``+``, ``-``, ``*``, ``/``, or ``!`` for a single given cell."""
+    op: Optional[str]
+    """``+``, ``-``, ``*``, ``/``, or ``!`` for a single given cell; None when the
+    operation is hidden (``? 12 A1 A2`` in the text format, or read with
+    ``hide_ops``)."""
     clue: int
     cells: list[str]
     """Cell names, row letter and column number (``B3``), in reading order."""
@@ -27,11 +29,12 @@ class Cage:
     def __hash__(self) -> int: ...
 
 class Puzzle:
-    """A KenKen puzzle; ``Puzzle(text, format=None)`` is ``read(text, format)``.
-    Puzzles compare and hash by their grids, and pickle (every protocol) and
-    copy as their text and format."""
+    """A KenKen puzzle; ``Puzzle(text, format=None, hide_ops=False)`` is
+    ``read(text, format, hide_ops=hide_ops)``. Puzzles compare and hash by their
+    grids, and pickle (every protocol) and copy as their text, format and
+    ``hide_ops``."""
 
-    def __init__(self, text: str, format: Optional[str] = None) -> None: ...
+    def __init__(self, text: str, format: Optional[str] = None, hide_ops: bool = False) -> None: ...
     def _repr_svg_(self) -> str:
         """The empty grid as SVG (how Jupyter shows a puzzle)."""
     @property
@@ -47,6 +50,9 @@ class Puzzle:
     def format(self) -> str:
         """The format it was read as (``tatham``, ``k6c``, ``d6c``, ``text``,
         ``letter-grid``)."""
+    @property
+    def has_hidden_ops(self) -> bool:
+        """Whether any cage's operation is hidden (its ``op`` is None)."""
     def to_tatham(self) -> str: ...
     def to_k6c(self) -> str: ...
     def to_d6c(self) -> str: ...
@@ -54,7 +60,7 @@ class Puzzle:
     def to_sudokuwiki(self) -> str: ...
     def __eq__(self, other: object) -> bool: ...
     def __hash__(self) -> int: ...
-    def __reduce__(self) -> tuple[type[Puzzle], tuple[str, str]]: ...
+    def __reduce__(self) -> tuple[type[Puzzle], Union[tuple[str, str], tuple[str, str, bool]]]: ...
 
 PuzzleLike = Union[str, Puzzle]
 
@@ -64,11 +70,12 @@ class RowStream(Iterator[GradeRow]):
     def __iter__(self) -> RowStream: ...
     def __next__(self) -> GradeRow: ...
 
-def read(text: str, format: Optional[str] = None) -> Puzzle:
+def read(text: str, format: Optional[str] = None, *, hide_ops: bool = False) -> Puzzle:
     """Reads a puzzle string in any supported format (detected unless ``format``
-    names one). Raises FormatError (also for a str holding a lone surrogate),
-    OptionsError for an unknown ``format``; warns KenkenWarning for a lenient
-    reading."""
+    names one); a ``?`` cage of the text format keeps its operation hidden, and
+    ``hide_ops=True`` hides every operation. Raises FormatError (also for a str
+    holding a lone surrogate), OptionsError for an unknown ``format``; warns
+    KenkenWarning for a lenient reading."""
 
 def grade(
     puzzle: PuzzleLike,
@@ -81,6 +88,7 @@ def grade(
     max_memory: Union[int, str, None] = None,
     max_work: Optional[int] = None,
     times: bool = False,
+    hide_ops: bool = False,
 ) -> GradeRow:
     """The ``grader batch --format ndjson`` row of one puzzle (``index`` 1)."""
 
@@ -96,10 +104,13 @@ def grade_many(
     max_memory: Union[int, str, None] = None,
     max_work: Optional[int] = None,
     times: bool = False,
+    hide_ops: bool = False,
 ) -> RowStream:
     """Grades an iterable of puzzles in parallel; rows in input order."""
 
-def solve(puzzle: PuzzleLike, *, timeout: Optional[float] = None) -> dict[str, Any]:
+def solve(
+    puzzle: PuzzleLike, *, timeout: Optional[float] = None, hide_ops: bool = False
+) -> dict[str, Any]:
     """``grader solve --json``: ``puzzle``, ``size``, ``verdict``, ``solution``."""
 
 def steps(
@@ -112,6 +123,7 @@ def steps(
     max_depth: int = 8,
     max_memory: Union[int, str, None] = None,
     max_work: Optional[int] = None,
+    hide_ops: bool = False,
 ) -> list[dict[str, Any]]:
     """The step log as ``grader grade --json`` gives it: ``technique``, ``name``,
     ``rating``, ``text``, ``placements``, ``eliminations``, ``combinations``,
@@ -131,6 +143,7 @@ def generate(
     max_givens: int = 1,
     max_mean_cage: float = 2.4,
     kendoku: bool = False,
+    hide_ops: bool = False,
     require: Sequence[str] = (),
     forbid: Sequence[str] = (),
     max_depth: Optional[int] = None,
@@ -138,7 +151,9 @@ def generate(
     max_tries: int = 10_000,
     timeout: Optional[float] = None,
 ) -> list[dict[str, Any]]:
-    """``grader generate`` rows of ``count`` puzzles rated in [min, max]."""
+    """``grader generate`` rows of ``count`` puzzles rated in [min, max]; with
+    ``hide_ops=True``, puzzles unique with every operation hidden, their rows
+    saying ``hide_ops: True`` and giving them in the text format."""
 
 def render_svg(
     puzzle: PuzzleLike,
@@ -147,6 +162,7 @@ def render_svg(
     solution: bool = False,
     candidates: bool = False,
     caption: bool = True,
+    hide_ops: bool = False,
 ) -> str:
     """The grid as SVG, as ``grader render`` draws it."""
 
@@ -155,7 +171,7 @@ def techniques() -> list[dict[str, Any]]:
 
 # Used by kenken.dask.
 class _BatchReader:
-    def __init__(self, path: str) -> None: ...
+    def __init__(self, path: str, *, hide_ops: bool = False) -> None: ...
     def take(self, size: int) -> Optional[bytes]: ...
     @property
     def error(self) -> Optional[str]: ...

@@ -357,6 +357,7 @@ def grade(
     max_depth: int = 8,
     max_memory: Any = None,
     max_work: Optional[int] = None,
+    hide_ops: bool = False,
     messages: Optional[IO[str]] = None,
 ) -> GradeReport:
     """Grades the batch file ``input`` on a Dask cluster and writes the rows to
@@ -364,8 +365,11 @@ def grade(
     ``grader batch --format FORMAT`` with the same options writes them.
 
     The options are ``grader batch``'s (``mode`` defaults to ``"n"`` as there).
-    An entry that is not a valid puzzle gets its row and a line on ``messages``
-    (stderr by default), as ``grader batch`` reports it.
+    ``hide_ops=True`` grades every puzzle with its operations hidden, as ``grader
+    batch --hide-ops`` does (an entry ``{"puzzle": …, "hide_ops": true}`` asks for
+    it alone): each job of a shard carries it to the worker. An entry that is not
+    a valid puzzle gets its row and a line on ``messages`` (stderr by default), as
+    ``grader batch`` reports it.
     """
     _whole("shard_size", shard_size, 1)
     _cluster(workers)
@@ -381,7 +385,7 @@ def grade(
         max_work=max_work,
     )
     _kenken._check_grade_options(**ladder)
-    reader = _kenken._BatchReader(input)
+    reader = _kenken._BatchReader(input, hide_ops=hide_ops)
     options = dict(ladder, format=format, times=times, jobs=1)
     messages = messages or sys.stderr
     report = GradeReport()
@@ -501,8 +505,10 @@ def generate(
     generate --format FORMAT`` with the same seed and options writes them.
 
     The other options (``ops``, ``strict``, ``cage_sizes``, ``max_givens``,
-    ``max_mean_cage``, ``kendoku``, ``require``, ``forbid``, ``max_depth``,
-    ``steps``) are :func:`kenken.generate`'s.
+    ``max_mean_cage``, ``kendoku``, ``hide_ops``, ``require``, ``forbid``,
+    ``max_depth``, ``steps``) are :func:`kenken.generate`'s: each task gets them
+    all, so with ``hide_ops=True`` the puzzles are those ``grader generate
+    --hide-ops`` makes.
     """
     _whole("attempts_per_task", attempts_per_task, 1)
     _cluster(workers)

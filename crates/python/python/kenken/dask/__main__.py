@@ -76,6 +76,9 @@ def parser() -> argparse.ArgumentParser:
     g.add_argument("--timeout", type=float, metavar="SECONDS", help="per puzzle")
     g.add_argument("--max-memory", default="512M", metavar="SIZE")
     g.add_argument("--max-work", type=int, metavar="CHECKS")
+    g.add_argument("--hide-ops", action="store_true",
+                   help="grade every puzzle with its operations hidden (a cage shows only its "
+                   "number); an entry {\"puzzle\": …, \"hide_ops\": true} asks for it alone")
     g.add_argument("--times", action="store_true", help="add each puzzle's grading time (ms)")
     g.add_argument("--summary", action="store_true", help="print the difficulty tally to stderr")
     g.add_argument("--quiet", action="store_true", help="no progress, no warnings")
@@ -104,6 +107,8 @@ def parser() -> argparse.ArgumentParser:
     n.add_argument("--max-givens", type=int, default=1, metavar="N")
     n.add_argument("--max-mean-cage", type=float, default=2.4, metavar="CELLS")
     n.add_argument("--kendoku", action="store_true")
+    n.add_argument("--hide-ops", action="store_true",
+                   help="puzzles unique with every operation hidden, in the text format")
     n.add_argument("--require", action="append", metavar="TECHNIQUE")
     n.add_argument("--forbid", action="append", metavar="TECHNIQUE")
     n.add_argument("--max-depth", type=int, metavar="N")
@@ -135,6 +140,7 @@ def run_grade(a: argparse.Namespace) -> int:
         max_depth=a.max_depth,
         max_memory=a.max_memory,
         max_work=a.max_work,
+        hide_ops=a.hide_ops,
     )
     err = sys.stderr
     if report.summary is not None:
@@ -179,6 +185,7 @@ def run_generate(a: argparse.Namespace) -> int:
         max_givens=a.max_givens,
         max_mean_cage=a.max_mean_cage,
         kendoku=a.kendoku,
+        hide_ops=a.hide_ops,
         require=_ids(a.require),
         forbid=_ids(a.forbid),
         max_depth=a.max_depth,
