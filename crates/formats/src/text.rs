@@ -202,7 +202,7 @@ mod tests {
         assert!(p.cages().iter().all(|c| c.op == Op::Hidden));
         assert_eq!(write(&p).unwrap(), text);
         let e = crate::tatham::write(&p).unwrap_err();
-        assert!(e.to_string().contains("text format"), "{e}");
+        assert!(e.to_string().contains("only text can"), "{e}");
     }
 
     #[test]
