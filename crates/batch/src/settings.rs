@@ -61,7 +61,10 @@ pub const DEFAULT_MAX_MEMORY: usize = 512 << 20;
 
 /// A memory limit as given: a number of bytes, or a size such as `512M`.
 #[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
-#[serde(untagged)]
+#[serde(
+    untagged,
+    expecting = "must be a number of bytes or a size such as 512M or 2G"
+)]
 pub enum MemoryLimit {
     Bytes(u64),
     Text(String),

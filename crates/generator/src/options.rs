@@ -69,7 +69,10 @@ impl FromStr for CageSizes {
 impl<'de> Deserialize<'de> for CageSizes {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<CageSizes, D::Error> {
         #[derive(Deserialize)]
-        #[serde(untagged)]
+        #[serde(
+            untagged,
+            expecting = "must be a pair (lo, hi) or text such as \"2-4\""
+        )]
         enum Given {
             Pair(i64, i64),
             Text(String),
@@ -286,8 +289,17 @@ impl GenerateOptions {
             )
         })?;
         request.rules.strict = self.strict;
-        let cage_size = |n: i64| usize::try_from(n.clamp(0, 1 << 20)).unwrap_or(0);
-        request.rules.cage_sizes = cage_size(self.cage_sizes.lo)..=cage_size(self.cage_sizes.hi);
+        // A range outside 2..=16 is Request::check's to word; a size that is not
+        // a size at all is refused here.
+        let cage_size = |n: i64| {
+            usize::try_from(n)
+                .ok()
+                .filter(|&n| n <= 1 << 20)
+                .ok_or_else(|| {
+                    OptionsError::new("cage_sizes", format!("must be sizes from 2 to 16, not {n}"))
+                })
+        };
+        request.rules.cage_sizes = cage_size(self.cage_sizes.lo)?..=cage_size(self.cage_sizes.hi)?;
         request.rules.max_givens =
             options::count_in("max_givens", self.max_givens, 0..=256)? as usize;
         request.rules.max_mean_cage_size =

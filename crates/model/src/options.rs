@@ -165,7 +165,7 @@ pub fn number_in(
 /// (`disable="fish"` reads as `["fish"]`), for serde's `deserialize_with`.
 pub fn one_or_many<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Vec<String>, D::Error> {
     #[derive(serde::Deserialize)]
-    #[serde(untagged)]
+    #[serde(untagged, expecting = "must be a technique id or a list of them")]
     enum OneOrMany {
         One(String),
         Many(Vec<String>),

@@ -55,7 +55,7 @@ pub fn grade<'py>(
     times: bool,
     options: Option<&Bound<'py, PyDict>>,
 ) -> PyResult<Bound<'py, PyAny>> {
-    let (hide, options) = options::hide_ops("grade", options)?;
+    let (hide, options) = options::hide_ops(options)?;
     let settings = options::grade_settings("grade", options.as_ref(), Mode::B)?;
     let work = Grading::new(&settings);
     // Timed as a batch times a puzzle: its reading included.
@@ -86,7 +86,7 @@ pub fn grade_many<'py>(
     times: bool,
     options: Option<&Bound<'py, PyDict>>,
 ) -> PyResult<RowStream> {
-    let (hide, options) = options::hide_ops("grade_many", options)?;
+    let (hide, options) = options::hide_ops(options)?;
     let settings = options::grade_settings("grade_many", options.as_ref(), Mode::B)?;
     let work = Grading::new(&settings);
     let pool = pools::pool(options::jobs(jobs)?)?;
@@ -224,10 +224,10 @@ fn job(index: usize, item: &Bound<'_, PyAny>, hide: HideOps) -> PyResult<Job> {
 pub fn solve<'py>(
     py: Python<'py>,
     puzzle: PuzzleArg<'py>,
-    timeout: Option<f64>,
+    timeout: Option<Bound<'py, PyAny>>,
     options: Option<&Bound<'py, PyDict>>,
 ) -> PyResult<Bound<'py, PyDict>> {
-    let timeout = options::timeout(timeout)?;
+    let timeout = options::timeout(timeout.as_ref())?;
     let hide = options::only_hide_ops("solve", options)?;
     let (shown, imported) = puzzle.read(py, hide)?;
     let pool = pools::pool(1)?;
@@ -270,7 +270,7 @@ pub fn steps<'py>(
     puzzle: PuzzleArg<'py>,
     options: Option<&Bound<'py, PyDict>>,
 ) -> PyResult<Vec<Bound<'py, PyAny>>> {
-    let (hide, options) = options::hide_ops("steps", options)?;
+    let (hide, options) = options::hide_ops(options)?;
     let settings = options::grade_settings("steps", options.as_ref(), Mode::N)?;
     let (_, imported) = puzzle.read(py, hide)?;
     let pool = pools::pool(1)?;

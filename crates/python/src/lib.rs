@@ -9,6 +9,7 @@
 
 mod errors;
 mod generate;
+mod given;
 mod grade;
 mod options;
 mod pools;

@@ -7,13 +7,17 @@
 //! type or out of range an `OptionsError` that names it.
 
 use crate::errors::{options_error, GenerateError};
+use crate::given::{worded, Given};
 use kenken_batch::{GradeOptions, GradeSettings, HideOps, Mode};
 use kenken_generator::{GenerateOptions, Plan};
 use kenken_model::options::{self, OptionsError};
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
+use serde::de::value::MapDeserializer;
 use serde::de::{self, DeserializeOwned, Visitor};
+use serde::Deserialize;
+use std::collections::HashMap;
 use std::time::Duration;
 
 /// An [`OptionsError`] as the package raises it.
@@ -22,56 +26,32 @@ pub fn refused(e: OptionsError) -> PyErr {
 }
 
 /// The option set `T` from `function`'s keyword arguments (its defaults for those
-/// not given).
+/// not given, or given as None); a keyword that names no option of `T` is a
+/// TypeError.
 pub fn from_kwargs<T: DeserializeOwned + Default>(
     function: &str,
     kwargs: Option<&Bound<'_, PyDict>>,
 ) -> PyResult<T> {
-    let Some(kwargs) = kwargs else {
-        return Ok(T::default());
-    };
-    // An option given as None takes its default, as if it were left out.
-    let given = PyDict::new(kwargs.py());
-    for (key, value) in kwargs.iter() {
-        if !value.is_none() {
-            given.set_item(key, value)?;
-        }
-    }
-    let mut reader = pythonize::Depythonizer::from_object(given.as_any());
-    serde_path_to_error::deserialize(&mut reader).map_err(|e| not_an_option(function, &e))
-}
-
-/// Why keyword arguments are not an option set: a TypeError for a keyword that
-/// names no option, else an OptionsError naming the option.
-fn not_an_option<E: std::fmt::Display>(function: &str, e: &serde_path_to_error::Error<E>) -> PyErr {
-    let problem = e.inner().to_string();
-    if let Some(name) = problem
-        .strip_prefix("unknown field `")
-        .and_then(|rest| rest.split('`').next())
-    {
-        return PyTypeError::new_err(format!(
-            "{function}() got an unexpected keyword argument '{name}'"
-        ));
-    }
-    options_error(format!("{}: {problem}", e.path()))
+    let (options, left) = take_from_kwargs(kwargs)?;
+    refuse_left(function, left.as_ref())?;
+    Ok(options)
 }
 
 /// Takes the option set `T` out of `function`'s keyword arguments (the keywords
 /// named as its fields): `T` (its defaults for those not given, or given as None)
 /// and the keyword arguments left, for the next option set.
 ///
-/// Each value is taken as the JSON value it stands for before `T` reads it, so a
-/// value must be of its field's own type: a flag takes True or False, where
-/// pythonize alone would take any object's truth.
+/// Each value is read as a [`Given`], so it must be of its field's own type: a
+/// flag takes True or False, a count an int.
 pub fn take_from_kwargs<'py, T: DeserializeOwned + Default>(
-    function: &str,
     kwargs: Option<&Bound<'py, PyDict>>,
 ) -> PyResult<(T, Option<Bound<'py, PyDict>>)> {
     let Some(kwargs) = kwargs else {
         return Ok((T::default(), None));
     };
     let left = kwargs.copy()?;
-    let mut taken = serde_json::Map::new();
+    let mut taken = Vec::new();
+    let mut shown = HashMap::new();
     for &name in field_names::<T>() {
         let Some(value) = left.get_item(name)? else {
             continue;
@@ -80,40 +60,42 @@ pub fn take_from_kwargs<'py, T: DeserializeOwned + Default>(
         if value.is_none() {
             continue;
         }
-        // No JSON value stands for bytes, a str holding a lone surrogate or a
-        // float that is not finite (which would become null).
-        let json = pythonize::depythonize::<serde_json::Value>(&value)
-            .ok()
-            .filter(|json| !json.is_null());
-        let Some(json) = json else {
-            let kind = value.get_type().name()?;
-            return Err(options_error(format!("{name}: invalid type: {kind}")));
-        };
-        taken.insert(name.to_string(), json);
+        shown.insert(name, value.repr()?.to_string());
+        taken.push((name, Given::from_py(&value)?));
     }
-    let options = serde_path_to_error::deserialize(serde_json::Value::Object(taken))
-        .map_err(|e| not_an_option(function, &e))?;
+    let reader = MapDeserializer::<_, de::value::Error>::new(taken.into_iter());
+    let options = serde_path_to_error::deserialize(reader).map_err(|e| {
+        let path = e.path().to_string();
+        let option = path.split('[').next().unwrap_or_default();
+        let shown = shown.get(option).map_or("", String::as_str);
+        options_error(worded(&path, &e.inner().to_string(), shown))
+    })?;
     Ok((options, Some(left)))
 }
 
-/// How `function` reads puzzles (`hide_ops`), taken out of its keyword arguments,
-/// with the keyword arguments left.
+/// A TypeError naming the first keyword argument `function` has no use for.
+fn refuse_left(function: &str, left: Option<&Bound<'_, PyDict>>) -> PyResult<()> {
+    match left.and_then(|left| left.iter().next()) {
+        Some((name, _)) => Err(PyTypeError::new_err(format!(
+            "{function}() got an unexpected keyword argument '{name}'"
+        ))),
+        None => Ok(()),
+    }
+}
+
+/// How puzzles are read (`hide_ops`), taken out of the keyword arguments, with
+/// the keyword arguments left.
 pub fn hide_ops<'py>(
-    function: &str,
     kwargs: Option<&Bound<'py, PyDict>>,
 ) -> PyResult<(HideOps, Option<Bound<'py, PyDict>>)> {
-    take_from_kwargs(function, kwargs)
+    take_from_kwargs(kwargs)
 }
 
 /// How `function` reads puzzles, when that is all its keyword arguments may say:
 /// any other keyword is a TypeError.
 pub fn only_hide_ops(function: &str, kwargs: Option<&Bound<'_, PyDict>>) -> PyResult<HideOps> {
-    let (hide, left) = hide_ops(function, kwargs)?;
-    if let Some((name, _)) = left.as_ref().and_then(|left| left.iter().next()) {
-        return Err(PyTypeError::new_err(format!(
-            "{function}() got an unexpected keyword argument '{name}'"
-        )));
-    }
+    let (hide, left) = hide_ops(kwargs)?;
+    refuse_left(function, left.as_ref())?;
     Ok(hide)
 }
 
@@ -170,7 +152,7 @@ pub fn grade_settings(
 /// `OptionsError` for a value out of range, a `GenerateError` for a request the
 /// generator refuses. `hide_ops` is read as every function reads it ([`HideOps`]).
 pub fn generation_plan(function: &str, kwargs: Option<&Bound<'_, PyDict>>) -> PyResult<Plan> {
-    let (hide, kwargs) = hide_ops(function, kwargs)?;
+    let (hide, kwargs) = hide_ops(kwargs)?;
     let mut given: GenerateOptions = from_kwargs(function, kwargs.as_ref())?;
     given.hide_ops = hide.hide_ops;
     given.plan().map_err(|e| match e {
@@ -189,11 +171,15 @@ pub fn jobs(jobs: Option<&Bound<'_, PyAny>>) -> PyResult<usize> {
 }
 
 /// `timeout`: seconds, positive and finite, or None.
-pub fn timeout(timeout: Option<f64>) -> PyResult<Option<Duration>> {
-    timeout
-        .map(|t| options::seconds("timeout", t))
-        .transpose()
-        .map_err(refused)
+pub fn timeout(timeout: Option<&Bound<'_, PyAny>>) -> PyResult<Option<Duration>> {
+    let Some(value) = timeout.filter(|t| !t.is_none()) else {
+        return Ok(None);
+    };
+    let secs = f64::deserialize(Given::from_py(value)?).map_err(|e| {
+        let shown = value.repr().map(|r| r.to_string()).unwrap_or_default();
+        options_error(worded("timeout", &e.to_string(), &shown))
+    })?;
+    options::seconds("timeout", secs).map(Some).map_err(refused)
 }
 
 /// A whole number given as `option` (an int of any size, not a bool).

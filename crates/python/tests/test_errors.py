@@ -32,12 +32,12 @@ def test_format_errors_carry_the_batch_rows_message(grader, text):
 @pytest.mark.parametrize(
     "kwargs, message",
     [
-        ({"mode": "x"}, 'mode must be "n", "c" or "b", not "x"'),
-        ({"disable": ["nope"]}, 'unknown technique "nope"'),
-        ({"timeout": -1.0}, "the timeout must be a positive number of seconds, not -1"),
+        ({"mode": "x"}, 'mode must be one of "n", "c", "b", not \'x\''),
+        ({"disable": ["nope"]}, 'disable takes technique ids (one of: '),
+        ({"timeout": -1.0}, "timeout must be a positive number of seconds, at most 1e9, not -1"),
         ({"max_depth": 9}, "max_depth must be 2 to 8, not 9"),
-        ({"max_memory": "12"}, "the memory limit must be at least 1M"),
-        ({"max_memory": "lots"}, "`lots` is not a size (a number with K, M or G)"),
+        ({"max_memory": "12"}, "max_memory must be at least 1M, not 12 bytes"),
+        ({"max_memory": "lots"}, 'max_memory must be a size such as 512M or 2G, not "lots"'),
     ],
 )
 def test_bad_options(kwargs, message):

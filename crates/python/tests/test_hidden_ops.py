@@ -151,11 +151,11 @@ def test_generate_hide_ops_is_grader_generate_hide_ops(grader):
 @pytest.mark.parametrize(
     "value, message",
     [
-        ("yes", 'hide_ops: invalid type: string "yes", expected a boolean'),
-        (1, "hide_ops: invalid type: integer `1`, expected a boolean"),
-        (b"x", "hide_ops: invalid type: bytes"),
-        (float("nan"), "hide_ops: invalid type: float"),
-        ("\ud800", "hide_ops: invalid type: str"),
+        ("yes", "hide_ops must be True or False, not 'yes'"),
+        (1, "hide_ops must be True or False, not 1"),
+        (b"x", "hide_ops must be True or False, not b'x'"),
+        (float("nan"), "hide_ops must be True or False, not nan"),
+        ("\ud800", "hide_ops must be True or False, not '\\ud800'"),
     ],
 )
 def test_a_hide_ops_that_is_not_a_bool_is_an_options_error(value, message):

@@ -97,3 +97,41 @@ fn bounded_batch(extra: &[&str]) {
     let bound = Duration::from_secs_f64(per_worker * (TIMEOUT + GRACE) + 5.0);
     assert!(took <= bound, "{took:?} for {} rows", rows.len());
 }
+
+/// A Tatham 9×9 (Extreme, number 77) that is unique with every operation hidden,
+/// and whose grading then needs more than half a gigabyte: `grade` ends at
+/// `--timeout` and at `--max-memory`, with a status that says which.
+#[test]
+fn a_hidden_operation_nine_by_nine_ends_at_its_timeout_and_memory_limit() {
+    let file =
+        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../puzzles/tatham-9x9-extreme.json");
+    let text = std::fs::read_to_string(file).expect("cannot read tatham-9x9-extreme.json");
+    let puzzles: Vec<String> = serde_json::from_str(&text).expect("a JSON array of strings");
+    let puzzle = &puzzles[76];
+    let grade = |limit: &[&str]| {
+        let started = Instant::now();
+        let output = Command::new(GRADER)
+            .args(["grade", "--hide-ops", "--json"])
+            .args(limit)
+            .arg(puzzle)
+            .output()
+            .expect("cannot run the grader");
+        assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+        let row: Value = serde_json::from_str(&stdout(&output)).expect("one JSON object");
+        (row, started.elapsed())
+    };
+
+    let (row, took) = grade(&["--timeout", &TIMEOUT.to_string()]);
+    assert_eq!(row["status"], "timeout", "{row}");
+    assert!(took.as_secs_f64() <= TIMEOUT + GRACE, "{took:?}");
+
+    let (row, _) = grade(&["--max-memory", "16M"]);
+    assert_eq!(row["status"], "limit", "{row}");
+    assert!(
+        row["stopped"]
+            .as_str()
+            .unwrap_or_default()
+            .contains("memory"),
+        "{row}"
+    );
+}

@@ -71,8 +71,8 @@ def _whole(name: str, value: Any, least: int, most: Optional[int] = None) -> Non
     if isinstance(value, bool) or not isinstance(value, numbers.Integral):
         raise OptionsError(f"{name} must be a whole number, not {value!r}")
     if value < least or (most is not None and value > most):
-        upper = "" if most is None else f" to {most}"
-        raise OptionsError(f"{name} must be {least}{upper}, not {value}")
+        bounds = f"at least {least}" if most is None else f"{least} to {most}"
+        raise OptionsError(f"{name} must be {bounds}, not {value}")
 
 
 def _cluster(workers: Any) -> None:
