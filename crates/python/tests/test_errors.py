@@ -53,7 +53,7 @@ def test_not_a_puzzle_is_a_type_error():
 
 def test_generation_errors(grader):
     out = run_grader(grader, "generate", "--size", "20", "--min", "1")
-    message = out.stderr.decode().strip().removeprefix("grader: error: ")
+    message = out.stderr.decode().strip().removeprefix("grader generate: error: ")
     with pytest.raises(kenken.GenerateError) as e:
         kenken.generate(size=20, min=1)
     assert str(e.value) == message
