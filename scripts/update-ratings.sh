@@ -1,8 +1,7 @@
 #!/usr/bin/env bash
 # Rewrites ratings/<name>.tsv for every puzzles/<name>.json (the release grader's
-# `batch --mode b --max-work 134217728` rows) and ratings/summary.md (mean and
-# highest max rating and max depth per size and Tatham level), after an intended
-# change to the ratings.
+# `batch --mode b` rows) and ratings/summary.md (mean and highest max rating and
+# max depth per size and Tatham level), after an intended change to the ratings.
 #
 # It runs the regression test that normally compares those files, with
 # UPDATE_RATINGS=1 so that it writes them instead (one implementation of the rows and
