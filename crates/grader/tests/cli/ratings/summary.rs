@@ -23,13 +23,21 @@ struct Stats {
     graded: usize,
     depth_sum: f64,
     depth_max: f64,
+    /// Rows that stopped at a limit (status `limit` or `timeout`): not solved,
+    /// and their depth is only that reached.
+    stopped: usize,
     errors: usize,
 }
 
 impl Stats {
-    /// Adds one mode-b row: `#, puzzle, success, max, total, depth, steps, error`.
+    /// Adds one mode-b row: `#, puzzle, success, max, total, depth, steps, error,
+    /// status`.
     fn add(&mut self, fields: &[&str]) {
         self.puzzles += 1;
+        if stopped(fields) {
+            self.stopped += 1;
+            return;
+        }
         if !fields.get(7).unwrap_or(&"").is_empty() {
             self.errors += 1;
             return;
@@ -228,27 +236,41 @@ pub fn render(files: &BTreeMap<String, String>) -> String {
         let _ = writeln!(s, "| {name} | {size} | {} |", st.row());
     }
     hidden_ops_section(files, &mut s);
-    let errors: usize = tatham
-        .values()
-        .chain(other.values())
-        .map(|s| s.errors)
-        .sum();
+    let all = || tatham.values().chain(other.values());
+    let stopped: usize = all().map(|s| s.stopped).sum();
+    if stopped > 0 {
+        let _ = writeln!(
+            s,
+            "\n{stopped} row(s) stopped at a limit (status `limit` or `timeout`): they \
+             count as not solved and are left out of the depth means."
+        );
+    }
+    let errors: usize = all().map(|s| s.errors).sum();
     if errors > 0 {
         let _ = writeln!(s, "\n{errors} row(s) hold an error and are left out.");
     }
     s
 }
 
-/// One mode-b row's numbers: solved, max, total, depth (None for a row in error).
-fn row_numbers(fields: &[&str]) -> Option<(bool, f64, f64, f64)> {
-    if !fields.get(7).unwrap_or(&"").is_empty() {
+/// Whether a row stopped at a limit (status `limit` or `timeout`).
+fn stopped(fields: &[&str]) -> bool {
+    matches!(fields.get(8), Some(&("limit" | "timeout")))
+}
+
+/// One mode-b row's numbers: solved, max, total, and depth when the row did not
+/// stop at a limit (None for a row in error).
+type RowNumbers = (bool, f64, f64, Option<f64>);
+
+fn row_numbers(fields: &[&str]) -> Option<RowNumbers> {
+    let stopped = stopped(fields);
+    if !stopped && !fields.get(7).unwrap_or(&"").is_empty() {
         return None;
     }
     Some((
-        fields[2] == "1",
+        fields[2] == "1" && !stopped,
         fields[3].parse().ok()?,
         fields[4].parse().ok()?,
-        fields[5].parse().ok()?,
+        (!stopped).then(|| fields[5].parse().ok()).flatten(),
     ))
 }
 
@@ -264,19 +286,21 @@ struct Shift {
     total: (f64, f64),
     harder: usize,
     easier: usize,
-    /// Graded both ways without an error (the depth mean is over these).
+    /// Graded both ways to the end (the depth mean is over these).
     graded: usize,
     depth: (f64, f64),
 }
 
 impl Shift {
-    fn add(&mut self, shown: (bool, f64, f64, f64), hidden: (bool, f64, f64, f64)) {
+    fn add(&mut self, shown: RowNumbers, hidden: RowNumbers) {
         self.puzzles += 1;
         self.solved_shown += usize::from(shown.0);
         self.solved_hidden += usize::from(hidden.0);
-        self.graded += 1;
-        self.depth.0 += shown.3;
-        self.depth.1 += hidden.3;
+        if let (Some(a), Some(b)) = (shown.3, hidden.3) {
+            self.graded += 1;
+            self.depth.0 += a;
+            self.depth.1 += b;
+        }
         if shown.0 && hidden.0 {
             self.both += 1;
             self.max.0 += shown.1;
@@ -344,7 +368,11 @@ fn hidden_ops_section(files: &BTreeMap<String, String>, s: &mut String) {
          `{HIDDEN_OPS}` holds Tatham puzzles that stay unique with their operations \
          hidden (each cage shows only its number). Each is graded there with its \
          operations hidden and in its Tatham file with them shown; the means of max \
-         and total are over the puzzles mode n solved both ways.\n\n\
+         and total are over the puzzles mode n solved both ways, those of depth over \
+         the puzzles graded to the end both ways. A puzzle that stops at the work \
+         limit with its operations hidden (status `limit`: `hidden-ops` is graded \
+         with `--max-work 2^27`) counts as not solved hidden; these are the hardest \
+         ones, so the means of the larger sizes are those of the puzzles that finish.\n\n\
          | size | puzzles | solved (shown → hidden) | mean max (shown → hidden) | \
          max higher / lower hidden | mean total (shown → hidden) | mean depth (shown → hidden) |\n\
          |---|---|---|---|---|---|---|"
