@@ -16,7 +16,7 @@
 //! Puzzles are graded on every core (each one single-threaded), largest grids first so
 //! the threads finish together.
 
-use kenken_model::Puzzle;
+use kenken_model::{Limits, Puzzle};
 use kenken_search::Verdict;
 use kenken_techniques::{Grader, Options, Rating, Status, TechniqueKind};
 use std::path::{Path, PathBuf};
@@ -25,14 +25,21 @@ use std::sync::Mutex;
 use std::time::Instant;
 
 /// Files that are not Tatham puzzles with one solution: the edge cases (checked
-/// against their own table) and the sample (a copy of puzzles from other files).
-const NOT_TATHAM: [&str; 2] = ["edge-cases.json", "sample.json"];
+/// against their own table), the sample (a copy of puzzles from other files) and
+/// the Tatham puzzles read with their operations hidden (checked on their own).
+const NOT_TATHAM: [&str; 3] = ["edge-cases.json", "sample.json", HIDDEN_OPS];
+
+/// Tatham puzzles that stay unique with every operation hidden, as batch entries
+/// `{"puzzle": ID, "hide_ops": true}`.
+const HIDDEN_OPS: &str = "hidden-ops.json";
 
 /// One puzzle of the corpus.
 pub(super) struct Entry {
     /// `tatham-6x6-hard.json#17` (1-based, as in `ratings/`).
     pub(super) label: String,
     pub(super) puzzle: Puzzle,
+    /// What grading it may use.
+    pub(super) limits: Limits,
 }
 
 fn puzzles_dir() -> PathBuf {
@@ -87,7 +94,11 @@ pub(super) fn tatham_corpus() -> Vec<Entry> {
             strings(f).into_iter().map(move |(place, s)| {
                 let label = format!("{name}{place}");
                 let puzzle = read(&label, &s);
-                Entry { label, puzzle }
+                Entry {
+                    label,
+                    puzzle,
+                    limits: Limits::new(),
+                }
             })
         })
         .collect();
@@ -158,6 +169,70 @@ fn every_tatham_puzzle_is_unique_solved_and_every_step_sound() {
     report("unique, solved, sound", &problems, entries.len(), started);
 }
 
+/// What grading a puzzle of [`hidden_ops_corpus`] may use: 2^27 checks a run,
+/// as when `ratings/hidden-ops.tsv` is made.
+const HIDDEN_OPS_LIMITS: Limits = Limits {
+    work: 1 << 27,
+    ..Limits::new()
+};
+
+/// The Tatham puzzles of `hidden-ops.json`, read with every operation hidden,
+/// largest grids first.
+pub(super) fn hidden_ops_corpus() -> Vec<Entry> {
+    let text = std::fs::read_to_string(puzzles_dir().join(HIDDEN_OPS)).unwrap();
+    let list: Vec<serde_json::Value> = serde_json::from_str(&text).unwrap();
+    let mut entries: Vec<Entry> = list
+        .iter()
+        .enumerate()
+        .map(|(i, entry)| {
+            let label = format!("{HIDDEN_OPS}#{}", i + 1);
+            assert_eq!(entry["hide_ops"], true, "{label}");
+            let id = entry["puzzle"].as_str().expect("a puzzle string");
+            let puzzle = read(&label, id).with_hidden_ops();
+            Entry {
+                label,
+                puzzle,
+                limits: HIDDEN_OPS_LIMITS,
+            }
+        })
+        .collect();
+    assert!(entries.len() >= 200, "{} puzzles", entries.len());
+    entries.sort_by_key(|e| std::cmp::Reverse(e.puzzle.size().get()));
+    entries
+}
+
+/// The hidden-operation corpus: every puzzle is unique with its operations hidden,
+/// and no step of the ladder, on the union tables of its cages, removes the
+/// solution's digit or cage combination. Each run may do 2^27 checks, as when
+/// `ratings/hidden-ops.tsv` is made, so the hardest 8×8s and 9×9s end with status
+/// `limit`; their steps up to there are checked all the same.
+#[test]
+fn every_hidden_operation_puzzle_is_unique_and_every_step_sound() {
+    let started = Instant::now();
+    let entries = hidden_ops_corpus();
+    let problems = for_each_parallel(&entries, |e| {
+        let grader = match Grader::with_limits(&e.puzzle, e.limits) {
+            Ok(grader) => grader,
+            Err(stopped) => return Some(format!("{}: {stopped:?}", e.label)),
+        };
+        if grader.verdict() != Verdict::Unique {
+            return Some(format!("{}: {:?}", e.label, grader.verdict()));
+        }
+        let grade = grader.grade(Options::default(), true);
+        if let Some(i) = grade.unsound_step {
+            return Some(format!(
+                "{}: step {} removes the solution: {}",
+                e.label,
+                i + 1,
+                grade.steps[i].text(e.puzzle.size())
+            ));
+        }
+        (!matches!(grade.status, Status::Solved | Status::Limit))
+            .then(|| format!("{}: {}", e.label, grade.status))
+    });
+    report("hidden operations", &problems, entries.len(), started);
+}
+
 /// What a grade says, without the grid reached (compared between graders).
 fn summary(g: &kenken_techniques::Grade) -> (Status, Rating, Rating, usize, usize, usize) {
     (
@@ -222,7 +297,11 @@ fn a_deferred_solution_count_changes_no_grade() {
     for (place, s) in strings(&puzzles_dir().join("edge-cases.json")) {
         let label = format!("edge-cases.json{place}");
         let puzzle = read(&label, &s);
-        entries.push(Entry { label, puzzle });
+        entries.push(Entry {
+            label,
+            puzzle,
+            limits: Limits::new(),
+        });
     }
     let problems = for_each_parallel(&entries, deferred_agrees);
     report("deferred count", &problems, entries.len(), started);
@@ -345,7 +424,15 @@ fn edge_cases_have_the_documented_number_of_solutions() {
         .map(|((place, s), (_, want))| {
             let label = format!("edge-cases.json{place}");
             let puzzle = read(&label, s);
-            (Entry { label, puzzle }, want)
+            let limits = Limits::new();
+            (
+                Entry {
+                    label,
+                    puzzle,
+                    limits,
+                },
+                want,
+            )
         })
         .collect();
     for (e, want) in &entries {

@@ -13,8 +13,12 @@
 //!   total, each known part holds the solution's total (or parity) there, the
 //!   known parts and what is left make the slice's total, and no total a cage
 //!   loses is the solution's.
+//!
+//! The puzzles of `hidden-ops.json` are checked the same way with their
+//! operations hidden (each cage's combinations those of every operation), within
+//! the work limit their ratings are made with.
 
-use super::corpus::{for_each_parallel, report, tatham_corpus};
+use super::corpus::{for_each_parallel, hidden_ops_corpus, report, tatham_corpus};
 use kenken_model::{CageId, CellId, Digit, Puzzle};
 use kenken_search::{count_solutions, Verdict};
 use kenken_techniques::proof::{CombinationProof, Known, Proof};
@@ -25,7 +29,8 @@ use std::time::Instant;
 #[test]
 fn every_proof_of_every_hard_step_holds() {
     let started = Instant::now();
-    let entries = tatham_corpus();
+    let mut entries = tatham_corpus();
+    entries.extend(hidden_ops_corpus());
     let texts: Mutex<Vec<(usize, String)>> = Mutex::new(Vec::new());
     let counts = Mutex::new((0usize, 0usize, 0usize));
     let problems = for_each_parallel(&entries, |entry| {
@@ -35,7 +40,7 @@ fn every_proof_of_every_hard_step_holds() {
             return None;
         }
         let solution = outcome.solution.expect("a unique puzzle's solution");
-        let grader = Grader::new(puzzle).expect("grader");
+        let grader = Grader::with_limits(puzzle, entry.limits).expect("grader");
         let grade = grader.grade(Options::default(), false);
         for (i, step) in grade.steps.iter().enumerate() {
             if step.rating < Rating::tenths(30) {
