@@ -1,7 +1,7 @@
 //! A run of the ladder: the registry's techniques, made for one puzzle, grouped by
 //! rung, with the [`Context`] they share.
 
-use crate::technique::{Context, Technique};
+use crate::technique::{Context, Engine, Technique};
 use crate::Options;
 use crate::TechniqueKind;
 use crate::{Layout, State, Step};
@@ -86,6 +86,14 @@ impl Ladder {
     /// the cuts and propagating removes all the same.
     pub fn quiet(mut self) -> Ladder {
         self.ctx.explain = false;
+        self
+    }
+
+    /// With this cage-combination engine (for the tests that check the fast one
+    /// against the reference: both find the same steps).
+    #[doc(hidden)]
+    pub fn with_engine(mut self, engine: Engine) -> Ladder {
+        self.ctx.engine = engine;
         self
     }
 

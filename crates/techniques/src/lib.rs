@@ -55,4 +55,4 @@ pub use step::{
     fish_name, subset_name, Axis, CageCombination, CageCut, Claiming, Fish, HiddenSingle,
     HiddenSubset, NakedSingle, Pointing, Reason, RegionParity, RegionTotal, Slice, Step, Total,
 };
-pub use technique::{Context, Technique, MAX_CAGE_SET};
+pub use technique::{Context, Engine, Technique, MAX_CAGE_SET};

@@ -222,6 +222,11 @@ impl State {
         &BitSlice::<u64, Lsb0>::from_slice(&self.live[at..at + len.div_ceil(64)])[..len]
     }
 
+    /// Every cage's live bits, cage after cage (see [`Layout::live_at`]).
+    pub(crate) fn live_store(&self) -> &[u64] {
+        &self.live
+    }
+
     /// The words of the cage's live bits and how many bits are the cage's (bits
     /// past its combination count may be anything).
     #[inline]

@@ -46,6 +46,37 @@ pub struct Context {
     /// Whether techniques skip what they found barren while it stays the same
     /// (always, but in the test that checks the skips against a run without them).
     pub(crate) memos: bool,
+    /// How cage combinations search (always [`Engine::Fast`], but in the tests that
+    /// check it against the reference).
+    pub(crate) engine: Engine,
+}
+
+/// How cage combinations find the sets that remove something. Every engine finds
+/// the same steps: they differ in time only, and the tests check that they agree.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Engine {
+    /// Set by set up to level 6, where that is quicker; from the combinations'
+    /// side at levels 7 and 8 (whenever the smaller levels found nothing), where
+    /// millions of sets would be checked one by one.
+    Fast,
+    /// From the combinations' side from this level on (at least 3), whenever the
+    /// smaller levels found nothing: for the tests, which so cover that search on
+    /// every puzzle.
+    CoresFrom(usize),
+    /// Every set checked on its own, from scratch.
+    Reference,
+}
+
+impl Engine {
+    /// Whether level `n` is searched from the combinations' side (when every smaller
+    /// level found nothing).
+    pub(crate) fn by_cores(self, n: usize) -> bool {
+        match self {
+            Engine::Fast => n >= 7,
+            Engine::CoresFrom(from) => n >= from.max(3),
+            Engine::Reference => false,
+        }
+    }
 }
 
 impl Context {
@@ -59,6 +90,7 @@ impl Context {
             deepest: 1,
             explain: true,
             memos: true,
+            engine: Engine::Fast,
         }
     }
 

@@ -2,8 +2,9 @@
 //! technique's step on a hand-made pencil-mark position (`steps`), the whole corpus
 //! graded with every step checked (`corpus`), every proof of every hard step
 //! checked by brute force (`proofs`), agreement with the reference
-//! solver (`reference`), the bounds every run keeps (`deadline`), and random
-//! and mutated puzzles graded under a short deadline (`fuzz`).
+//! solver (`reference`), the bounds every run keeps (`deadline`), random and
+//! mutated puzzles graded under a short deadline (`fuzz`), and the
+//! cage-combination engines against each other (`engines`).
 
 mod common;
 
@@ -11,6 +12,8 @@ mod common;
 mod corpus;
 #[path = "techniques/deadline.rs"]
 mod deadline;
+#[path = "techniques/engines.rs"]
+mod engines;
 #[path = "techniques/fuzz.rs"]
 mod fuzz;
 #[path = "techniques/proofs.rs"]

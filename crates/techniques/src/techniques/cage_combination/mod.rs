@@ -11,6 +11,7 @@
 //! removes something is [`support`]'s question.
 
 mod connected_sets;
+mod cores;
 mod proof;
 pub(crate) mod support;
 mod words;
@@ -23,7 +24,8 @@ use crate::{Context, Layout, State, Step, Technique, TechniqueKind};
 use connected_sets::{
     all_of, connected, has_cut_cage, ListLinks, Partial, Walk, MAX_WORDS, PAIR_LINKS,
 };
-use kenken_model::{bits, CageId};
+use cores::CoreCache;
+use kenken_model::{bits, Budget, CageId};
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 use std::ops::{ControlFlow, RangeInclusive};
@@ -57,6 +59,22 @@ struct CageCombinationFinder {
     /// The last sorted list of unsolved cages with the links between them, and the
     /// tick it was sorted at.
     links: Option<(u32, Vec<CageId>, ListLinks)>,
+    /// Per cage, the table index of its combination in a solution of the puzzle
+    /// (`None` before one was looked for; empty when there is none), which guides
+    /// the search from the combinations' side.
+    solution: Option<Vec<Option<u32>>>,
+    /// What the searches from the combinations' side found, per level and
+    /// combination, while it holds.
+    cores: CoreCache,
+}
+
+/// The order a level's sets are tried in.
+enum Order {
+    /// Lexicographic, from this set on (wrapping around), or from the first.
+    From(Option<Positions>),
+    /// Sets holding a cage changed after this stamp, by the first such cage in
+    /// the list, then the others lexicographically.
+    Dirty(u32),
 }
 
 pub(crate) fn finder(layout: &Layout, kinds_: &[TechniqueKind]) -> Box<dyn Technique> {
@@ -70,6 +88,8 @@ pub(crate) fn finder(layout: &Layout, kinds_: &[TechniqueKind]) -> Box<dyn Techn
         support: SupportCache::new(layout.cage_count()),
         exhausted: (1, 0),
         links: None,
+        solution: None,
+        cores: CoreCache::default(),
     })
 }
 
@@ -114,6 +134,15 @@ impl Technique for CageCombinationFinder {
             }
         };
         let deepest = ctx.deepest;
+        // Once every smaller set is known to remove nothing, the sets that remove
+        // something can be found from the combinations' side (see `cores`), with a
+        // solution of the puzzle to guide it.
+        let by_cores = exhausted + 1 >= n && ctx.engine.by_cores(n);
+        let solution = if by_cores {
+            self.solution_of(state, &list, budget)
+        } else {
+            Vec::new()
+        };
         let mut sets = Sets {
             list: &list,
             links: &links,
@@ -129,11 +158,14 @@ impl Technique for CageCombinationFinder {
         // Pair tables pay once sets of three cages are searched, which reuse them
         // (a set of three builds the tables it needs whatever this says).
         sets.scratch.set_pair_tables(deepest >= 3);
-        let found = if n > deepest {
+        // Where this level's search starts: the deepest level tried so far goes on
+        // from its last success, a new one from the first set, and a shallower one
+        // looks at the sets holding a cage changed since it last found nothing.
+        let order = if n > deepest {
             ctx.deepest = n;
-            sets.search_from(n, None)
+            Order::From(None)
         } else if n == deepest {
-            let start = self.resume[n].as_ref().map(|last| {
+            Order::From(self.resume[n].as_ref().map(|last| {
                 // The same cages where they stand now; if one is solved, the old
                 // position.
                 let mut at = Positions::default();
@@ -148,13 +180,34 @@ impl Technique for CageCombinationFinder {
                 } else {
                     last.positions
                 }
-            });
-            sets.search_from(n, start)
+            }))
         } else {
-            // The cages changed since this level last found nothing.
-            let since = self.barren_level[n].saturating_sub(1);
-            sets.search_dirty(n, |c| changed_at[c.index()] > since)
+            Order::Dirty(self.barren_level[n].saturating_sub(1))
         };
+        let mut found = None;
+        let mut settled = false;
+        if by_cores {
+            match cores::removing_sets(
+                &mut sets.scratch,
+                n,
+                &solution,
+                state.live_store(),
+                &mut self.cores,
+            ) {
+                Ok(removing) => {
+                    settled = true;
+                    found = sets.first_of(&removing, &order);
+                }
+                Err(cores::Unanswered::Stopped) => sets.stopped = true,
+                Err(cores::Unanswered::NotApplicable) => {}
+            }
+        }
+        if !settled && !sets.stopped {
+            found = match order {
+                Order::From(start) => sets.search_from(n, start),
+                Order::Dirty(since) => sets.search_dirty(n, |c| changed_at[c.index()] > since),
+            };
+        }
         let stopped = sets.stopped;
         sets.scratch.release();
         self.links = Some((clock, list, links));
@@ -185,6 +238,55 @@ impl Technique for CageCombinationFinder {
                 None
             }
         }
+    }
+}
+
+impl CageCombinationFinder {
+    /// Per list position, the table index of the cage's combination in a solution
+    /// of the puzzle that agrees with the state (looked for once a run, within its
+    /// budget; none when the puzzle has no solution or the budget runs out).
+    fn solution_of(
+        &mut self,
+        state: &State,
+        list: &[CageId],
+        budget: &mut Budget,
+    ) -> Vec<Option<u32>> {
+        let layout = state.layout();
+        let per_cage = self.solution.get_or_insert_with(|| {
+            let puzzle = state.puzzle();
+            let tables: Vec<_> = puzzle.cage_ids().map(|c| layout.table(c)).collect();
+            let candidates: Vec<_> = puzzle
+                .size()
+                .cells()
+                .map(|cell| state.candidates(cell))
+                .collect();
+            let found = kenken_search::count_solutions_within(
+                puzzle,
+                &tables,
+                Some(&candidates),
+                1,
+                budget,
+            );
+            let Some(grid) = found.solution else {
+                return Vec::new();
+            };
+            puzzle
+                .cage_ids()
+                .map(|c| {
+                    let digits: Vec<_> = layout
+                        .cage_cells(c)
+                        .iter()
+                        .map(|x| grid[x.index()])
+                        .collect();
+                    (0..layout.table(c).len())
+                        .find(|&i| layout.combination(c, i) == digits.as_slice())
+                        .map(|i| i as u32)
+                })
+                .collect()
+        });
+        list.iter()
+            .map(|c| per_cage.get(c.index()).copied().flatten())
+            .collect()
     }
 }
 
@@ -307,7 +409,61 @@ struct Sets<'a> {
 /// map's slack.
 const BARREN_SET_BYTES: usize = 48;
 
+/// The memo of barren sets holds at most this share of the memory limit, and at
+/// most [`MAX_BARREN_BYTES`]: the deepest levels of the hardest puzzles check tens
+/// of millions of sets, and remembering them all would take gigabytes.
+const BARREN_SHARE: usize = 8;
+const MAX_BARREN_BYTES: usize = 64 << 20;
+
 impl Sets<'_> {
+    /// The first of `removing` (ascending list positions) in `order` that removes
+    /// something, with its members in the order the walk would have them.
+    fn first_of(&mut self, removing: &[Vec<usize>], order: &Order) -> Option<Found> {
+        let mut ranked: Vec<(Vec<usize>, Vec<usize>)> = removing
+            .iter()
+            .filter_map(|set| match order {
+                Order::From(start) => {
+                    // Sets from `start` on come first, then the others.
+                    let before = start.as_ref().is_some_and(|s| set.as_slice() < &s[..]);
+                    let mut key = vec![usize::from(before)];
+                    key.extend(set);
+                    Some((key, set.clone()))
+                }
+                Order::Dirty(since) => {
+                    let lead = set
+                        .iter()
+                        .copied()
+                        .find(|&p| self.changed_at[self.list[p].index()] > *since)?;
+                    let mut members = vec![lead];
+                    members.extend(set.iter().copied().filter(|&p| p != lead));
+                    Some((members.clone(), members))
+                }
+            })
+            .collect();
+        ranked.sort_unstable();
+        for (_, members) in ranked {
+            let cuts = match self.scratch.unsupported(&members) {
+                Ok(cuts) => cuts,
+                Err(_) => {
+                    self.stopped = true;
+                    return None;
+                }
+            };
+            debug_assert!(!cuts.is_empty(), "a core's set removes something");
+            if !cuts.is_empty() {
+                let mut set = SetAt {
+                    positions: Positions::of(&members),
+                    cages: [CageId::new(0); MAX_CAGE_SET],
+                };
+                for (k, &p) in members.iter().enumerate() {
+                    set.cages[k] = self.list[p];
+                }
+                return Some((set, cuts));
+            }
+        }
+        None
+    }
+
     /// All connected n-sets of the list in lexicographic order, starting at `start`
     /// (wrapping around).
     fn search_from(&mut self, n: usize, start: Option<Positions>) -> Option<Found> {
@@ -464,9 +620,13 @@ impl Sets<'_> {
             match memo {
                 Memo::Pair(slot) => self.barren_pairs[slot] = self.clock + 1,
                 Memo::Set(key) => {
-                    let fresh = !self.barren.contains_key(&key);
-                    if fresh && self.scratch.budget().reserve(BARREN_SET_BYTES).is_err() {
-                        self.stopped = true;
+                    // The memo only saves time: past its share of the memory limit,
+                    // sets are no longer added to it (and searched again when met).
+                    let budget = self.scratch.budget();
+                    let cap = (budget.limits().memory / BARREN_SHARE).min(MAX_BARREN_BYTES);
+                    let room = self.barren.len() * BARREN_SET_BYTES < cap;
+                    let known = self.barren.contains_key(&key);
+                    if !known && (!room || budget.reserve(BARREN_SET_BYTES).is_err()) {
                         return None;
                     }
                     if self.barren.capacity() == 0 {

@@ -1,0 +1,729 @@
+//! The sets of a level that remove something, found from the combinations' side.
+//!
+//! At level n, once every smaller connected set is known to remove nothing (the
+//! ladder tries the levels in order), a set S removes a combination x of its cage A
+//! exactly when the other cages of S have no clash-free choice once x is assumed;
+//! and since every smaller set leaves x room, those n − 1 other cages form a
+//! *core* of x: cages without a clash-free choice, every smaller part of which has
+//! one. So instead of checking each of the many connected n-sets, this finds for
+//! each live combination x of each cage A every core of x of n − 1 cages; the sets
+//! that remove something are exactly the cores with their A.
+//!
+//! The cores of x are searched by splitting on witnesses. A *witness* is a
+//! clash-free choice for some cages with x assumed: no core lies inside the cages
+//! it covers, so every core holds one of the cages it misses. A branch of the
+//! search knows cages `req` that every core it looks for holds and the cages
+//! `allowed` they may hold; it finds a witness covering `req` and as many allowed
+//! cages as it can, and splits on the cages the witness misses: the cores holding
+//! the first, those holding the second but not the first, and so on. A witness
+//! covering every allowed cage ends a branch. With n − 2 cages in `req`, the last
+//! cage is settled at once: a few choices for `req` are tried against every
+//! allowed cage, and only a cage none of them fits is checked with `req` on its
+//! own. Witnesses are grown from a solution of the puzzle (a clash-free choice for
+//! every cage), which makes them large: assuming x only unsettles the cages whose
+//! solution digits clash with it.
+//!
+//! The result is exact whatever the witnesses are: they only decide how the search
+//! splits. And it holds while every combination its witnesses chose stays live (the
+//! state only loses combinations, so a clash-free choice of live combinations stays
+//! one, and a set without a choice stays without), so each combination's result is
+//! kept with the combinations it used ([`CoreCache`]) and searched again only once
+//! one of them is gone. The tests check the whole against the set-by-set search on
+//! every corpus puzzle.
+
+use super::support::{Scratch, Tables};
+use crate::technique::MAX_CAGE_SET;
+use kenken_model::{bits, Budget, CageId, Exhausted};
+
+/// A set of list positions.
+type Mask = u128;
+
+/// The most list positions a [`Mask`] holds: longer lists are searched set by set.
+pub(super) const MAX_CAGES: usize = 128;
+
+/// Clash-free choices for n − 2 cages tried against every last cage at once (see
+/// [`Search::last_cage`]).
+const LAST_CAGE_CHOICES: usize = 8;
+
+/// Why the search from the combinations' side did not answer.
+#[derive(Debug)]
+pub(super) enum Unanswered {
+    /// The budget ran out.
+    Stopped,
+    /// A set smaller than the level removes something (the level was asked before
+    /// the smaller ones found nothing; the set-by-set search then runs instead), or
+    /// the list is too long for its masks.
+    NotApplicable,
+}
+
+impl From<Exhausted> for Unanswered {
+    fn from(_: Exhausted) -> Unanswered {
+        Unanswered::Stopped
+    }
+}
+
+/// What the searches of each level found for each combination, kept between the
+/// steps of a run (see the module's documentation).
+#[derive(Default)]
+pub(super) struct CoreCache {
+    /// Per level, per combination (by its bit in the state's store of live bits).
+    levels: [Vec<Option<Settled>>; MAX_CAGE_SET + 1],
+}
+
+/// One combination's cores at one level, with the combinations the search relied
+/// on: the result holds while they all stay live.
+struct Settled {
+    /// The cores, with the combination's own cage.
+    cores: Vec<Vec<CageId>>,
+    /// The live-store words the search's choices used, and which bits of each.
+    used: Vec<(u32, u64)>,
+}
+
+/// The connected n-sets of the list that remove something (each as ascending list
+/// positions; the list in ascending order), given that every smaller connected set
+/// removes nothing. `solution` gives, per list position, the table index of the
+/// cage's combination in a solution of the puzzle when one is known: it guides the
+/// search and decides nothing.
+pub(super) fn removing_sets(
+    scratch: &mut Scratch,
+    n: usize,
+    solution: &[Option<u32>],
+    live_store: &[u64],
+    cache: &mut CoreCache,
+) -> Result<Vec<Vec<usize>>, Unanswered> {
+    let m = scratch.list_len();
+    if m > MAX_CAGES || n < 3 {
+        return Err(Unanswered::NotApplicable);
+    }
+    if n > m {
+        return Ok(Vec::new());
+    }
+    scratch.prepare_all()?;
+    let (tables, budget) = scratch.tables();
+    let problem = Problem::new(tables, solution);
+    let level = &mut cache.levels[n];
+    if level.len() < live_store.len() * 64 {
+        let bytes = (live_store.len() * 64 - level.len()) * size_of::<Option<Settled>>();
+        budget.reserve(bytes)?;
+        level.resize_with(live_store.len() * 64, || None);
+    }
+    let in_list: std::collections::HashMap<CageId, usize> =
+        (0..m).map(|i| (problem.tables.cage(i), i)).collect();
+    let mut search = Search::new(&problem, n - 1, budget)?;
+    let mut found: Vec<Mask> = Vec::new();
+    for a in 0..m {
+        for x in bits::ones_in(problem.live(a)) {
+            let key = problem.tables.store_bit(a, x);
+            let still = level[key].as_ref().filter(|settled| {
+                settled
+                    .used
+                    .iter()
+                    .all(|&(w, used)| used & !live_store[w as usize] == 0)
+            });
+            if let Some(settled) = still {
+                search.budget.spend(settled.used.len() as u64 + 1)?;
+                // Cores holding a cage solved since are no sets of the list now.
+                for core in &settled.cores {
+                    let set = core
+                        .iter()
+                        .map(|c| in_list.get(c).map(|&p| bit(p)))
+                        .try_fold(0, |set, b| b.map(|b| set | b));
+                    found.extend(set);
+                }
+                continue;
+            }
+            let start = found.len();
+            search.cores_of(a, x, &mut found)?;
+            let cores = found[start..]
+                .iter()
+                .map(|&set| positions(set).map(|p| problem.tables.cage(p)).collect())
+                .collect();
+            let used = search.take_used();
+            let bytes = used.len() * size_of::<(u32, u64)>() + size_of::<Settled>();
+            if search.budget.memory_left() > bytes {
+                search.budget.reserve(bytes)?;
+                level[key] = Some(Settled { cores, used });
+            }
+        }
+    }
+    search.release();
+    found.sort_unstable();
+    found.dedup();
+    let mut sets: Vec<Vec<usize>> = found
+        .into_iter()
+        .map(|set| positions(set).collect())
+        .collect();
+    sets.sort_unstable();
+    Ok(sets)
+}
+
+/// The positions of a mask, ascending.
+fn positions(mut set: Mask) -> impl Iterator<Item = usize> {
+    std::iter::from_fn(move || {
+        (set != 0).then(|| {
+            let p = set.trailing_zeros() as usize;
+            set &= set - 1;
+            p
+        })
+    })
+}
+
+fn bit(p: usize) -> Mask {
+    1 << p
+}
+
+/// The list's cages as the search reads them: live masks over their universes
+/// (see [`Scratch`]) laid out flat, links, pair rows, and the solution's choice.
+struct Problem<'s> {
+    m: usize,
+    tables: Tables<'s>,
+    /// Where each position's words start in a flat domain, and (last) the width.
+    off: Vec<usize>,
+    live: Vec<u64>,
+    links: Vec<Mask>,
+    /// The solution's universe position per list position (`u32::MAX`: unknown).
+    seed: Vec<u32>,
+}
+
+impl<'s> Problem<'s> {
+    fn new(tables: Tables<'s>, solution: &[Option<u32>]) -> Problem<'s> {
+        let m = tables.list_len();
+        let mut off = vec![0; m + 1];
+        for i in 0..m {
+            off[i + 1] = off[i] + tables.live_of(i).len();
+        }
+        let mut live = Vec::with_capacity(off[m]);
+        for i in 0..m {
+            live.extend_from_slice(tables.live_of(i));
+        }
+        let links = (0..m)
+            .map(|i| {
+                (0..m)
+                    .filter(|&j| tables.linked(i, j))
+                    .fold(0, |set, j| set | bit(j))
+            })
+            .collect();
+        let seed = (0..m)
+            .map(|i| {
+                solution
+                    .get(i)
+                    .copied()
+                    .flatten()
+                    .and_then(|combo| tables.universe_position(i, combo))
+                    .filter(|&p| live[off[i] + p / 64] & (1 << (p % 64)) != 0)
+                    .map_or(u32::MAX, |p| p as u32)
+            })
+            .collect();
+        Problem {
+            m,
+            tables,
+            off,
+            live,
+            links,
+            seed,
+        }
+    }
+
+    fn live(&self, i: usize) -> &[u64] {
+        &self.live[self.off[i]..self.off[i + 1]]
+    }
+
+    /// The combinations of `j` that fit combination `p` of `i` (linked positions).
+    #[inline]
+    fn row(&self, i: usize, p: usize, j: usize) -> &[u64] {
+        self.tables.pair_row(i, p, j)
+    }
+
+    fn width(&self) -> usize {
+        self.off[self.m]
+    }
+
+    /// The seed of position `c` when `domain` still holds it.
+    fn seed_in(&self, c: usize, domain: &[u64]) -> Option<usize> {
+        let seed = self.seed[c] as usize;
+        (self.seed[c] != u32::MAX && domain[seed / 64] & (1 << (seed % 64)) != 0).then_some(seed)
+    }
+}
+
+/// The search for the cores of one combination after another, with buffers reused
+/// between them.
+struct Search<'p, 'b> {
+    p: &'p Problem<'p>,
+    /// Cores have this many cages (n − 1).
+    k: usize,
+    budget: &'b mut Budget,
+    reserved: usize,
+    /// The assumption: its position and universe combination, and the domains it
+    /// leaves the other cages.
+    a: usize,
+    x: usize,
+    assumed: Vec<u64>,
+    /// Domains per depth of a choice for `req` (`k + 1` levels), and of a grow.
+    levels: Vec<u64>,
+    grow: Vec<u64>,
+    counts: Vec<u32>,
+    choice: Vec<u32>,
+    /// The store bits of the combinations the current search's choices used.
+    used: Vec<(u32, u64)>,
+}
+
+impl<'p, 'b> Search<'p, 'b> {
+    fn new(p: &'p Problem<'p>, k: usize, budget: &'b mut Budget) -> Result<Self, Exhausted> {
+        let width = p.width();
+        let reserved = (width * (k + 3) + 2 * p.m) * 8;
+        budget.reserve(reserved)?;
+        Ok(Search {
+            p,
+            k,
+            budget,
+            reserved,
+            a: 0,
+            x: 0,
+            assumed: vec![0; width],
+            levels: vec![0; width * (k + 1)],
+            grow: vec![0; width],
+            counts: vec![0; p.m],
+            choice: vec![u32::MAX; p.m],
+            used: Vec::new(),
+        })
+    }
+
+    /// Gives back what the search reserved on the budget.
+    fn release(self) {
+        self.budget.release(self.reserved);
+    }
+
+    /// Adds the cores of combination `x` of position `a` (each with `a`) to `found`.
+    fn cores_of(&mut self, a: usize, x: usize, found: &mut Vec<Mask>) -> Result<(), Unanswered> {
+        let p = self.p;
+        self.a = a;
+        self.x = x;
+        self.used.clear();
+        self.note(a, x);
+        self.budget.spend(p.width() as u64 + 1)?;
+        self.assumed.copy_from_slice(&p.live);
+        self.assumed[p.off[a]..p.off[a + 1]].fill(0);
+        for j in positions(p.links[a]) {
+            let row = p.row(a, x, j);
+            let d = &mut self.assumed[p.off[j]..p.off[j + 1]];
+            let mut any = 0;
+            for (d, r) in d.iter_mut().zip(row) {
+                *d &= r;
+                any |= *d;
+            }
+            if any == 0 {
+                // A pair removes x: the smaller levels have not all found nothing.
+                return Err(Unanswered::NotApplicable);
+            }
+        }
+        let all = (Mask::MAX >> (MAX_CAGES - p.m)) & !bit(a);
+        let start = found.len();
+        self.split(0, all, &mut Vec::new(), found)?;
+        for set in &mut found[start..] {
+            *set |= bit(a);
+        }
+        Ok(())
+    }
+
+    /// Notes that the search relied on universe combination `v` of position `c`.
+    fn note(&mut self, c: usize, v: usize) {
+        let at = self.p.tables.store_bit(c, v);
+        let (word, b) = ((at / 64) as u32, 1u64 << (at % 64));
+        match self.used.iter_mut().find(|(w, _)| *w == word) {
+            Some((_, bits)) => *bits |= b,
+            None => self.used.push((word, b)),
+        }
+    }
+
+    /// The combinations the last search relied on.
+    fn take_used(&mut self) -> Vec<(u32, u64)> {
+        std::mem::take(&mut self.used)
+    }
+
+    /// The cores holding every cage of `req` and none outside `allowed`; `known`
+    /// holds witnesses covering `req` (grown in the branches above), and those this
+    /// branch grows are added to it.
+    fn split(
+        &mut self,
+        req: Mask,
+        allowed: Mask,
+        known: &mut Vec<Mask>,
+        found: &mut Vec<Mask>,
+    ) -> Result<(), Unanswered> {
+        let size = req.count_ones() as usize;
+        if size + ((allowed & !req).count_ones() as usize) < self.k {
+            return Ok(());
+        }
+        self.budget.spend(known.len() as u64 / 8 + 1)?;
+        if size + 1 == self.k {
+            return self.last_cage(req, allowed, found);
+        }
+        // The known witness that misses the fewest allowed cages.
+        let mut best: Option<(Mask, u32)> = None;
+        for &w in known.iter() {
+            let missed = (allowed & !w).count_ones();
+            if best.is_none_or(|(_, b)| missed < b) {
+                best = Some((w, missed));
+            }
+        }
+        let covered = match best {
+            Some((w, missed)) if missed <= 1 => w,
+            _ => match self.grow(req, allowed)? {
+                Some(grown) => {
+                    known.push(grown);
+                    match best {
+                        Some((w, missed)) if missed <= (allowed & !grown).count_ones() => w,
+                        _ => grown,
+                    }
+                }
+                // Fewer than n − 1 cages without a choice.
+                None => return Err(Unanswered::NotApplicable),
+            },
+        };
+        let mut allowed = allowed;
+        let mut branch = Vec::new();
+        for c in positions(allowed & !covered) {
+            branch.clear();
+            branch.extend(known.iter().copied().filter(|&w| w & bit(c) != 0));
+            let inherited = branch.len();
+            self.split(req | bit(c), allowed, &mut branch, found)?;
+            // What the branch grew covers `req` too.
+            known.extend_from_slice(&branch[inherited..]);
+            allowed &= !bit(c);
+        }
+        Ok(())
+    }
+
+    /// A clash-free choice for the cages of `req` (with the assumption), extended
+    /// greedily to as many cages of `allowed` as it can: the cages it covers
+    /// (without the assumed one). `None` when `req` has no choice.
+    fn grow(&mut self, req: Mask, allowed: Mask) -> Result<Option<Mask>, Exhausted> {
+        let p = self.p;
+        let width = p.width();
+        self.budget.spend(width as u64 + p.m as u64)?;
+        self.levels[..width].copy_from_slice(&self.assumed);
+        self.choice.fill(u32::MAX);
+        if !self.choose(req, 0)? {
+            return Ok(None);
+        }
+        // The domains the choice for `req` leaves, then the greedy extension: the
+        // open cage with the fewest combinations left first (dropping the cages
+        // left with none), its solution combination when it is left, else its
+        // first.
+        let from = req.count_ones() as usize * width;
+        self.grow.copy_from_slice(&self.levels[from..from + width]);
+        let mut open = allowed & !req;
+        let mut queue = [0u8; MAX_CAGES];
+        let mut queued = 0;
+        for c in positions(open) {
+            self.counts[c] = count(&self.grow[p.off[c]..p.off[c + 1]]);
+            queue[queued] = c as u8;
+            queued += 1;
+        }
+        let mut covered = req;
+        while queued > 0 {
+            let (mut pick, mut fewest) = (usize::MAX, u32::MAX);
+            let mut q = 0;
+            while q < queued {
+                let c = queue[q] as usize;
+                let k = self.counts[c];
+                if k == 0 {
+                    queued -= 1;
+                    queue[q] = queue[queued];
+                    open &= !bit(c);
+                    continue;
+                }
+                if k < fewest {
+                    (pick, fewest) = (q, k);
+                }
+                q += 1;
+            }
+            if pick == usize::MAX {
+                break;
+            }
+            let c = queue[pick] as usize;
+            queued -= 1;
+            queue[pick] = queue[queued];
+            let d = &self.grow[p.off[c]..p.off[c + 1]];
+            let v = p.seed_in(c, d).unwrap_or_else(|| first_one(d));
+            self.choice[c] = v as u32;
+            open &= !bit(c);
+            covered |= bit(c);
+            let linked_open = p.links[c] & open;
+            self.budget.spend(u64::from(linked_open.count_ones()) + 1)?;
+            for o in positions(linked_open) {
+                let row = p.row(c, v, o);
+                let d = &mut self.grow[p.off[o]..p.off[o + 1]];
+                let mut k = 0;
+                for (d, r) in d.iter_mut().zip(row) {
+                    *d &= r;
+                    k += d.count_ones();
+                }
+                self.counts[o] = k;
+            }
+        }
+        for c in positions(covered) {
+            self.note(c, self.choice[c] as usize);
+        }
+        Ok(Some(covered))
+    }
+
+    /// Chooses the cages of `req` not chosen yet, depth-first with forward checking
+    /// over every cage (the cage of `req` with the fewest combinations left first,
+    /// its solution combination first), domains at `levels[depth]`. True with a
+    /// choice in `choice`.
+    fn choose(&mut self, req: Mask, depth: usize) -> Result<bool, Exhausted> {
+        let mut done = false;
+        self.each_choice(req, depth, &mut |_, _| {
+            done = true;
+            true
+        })?;
+        Ok(done)
+    }
+
+    /// Goes through the clash-free choices for `req` as [`Search::choose`] does,
+    /// calling `visit` with each (its domains, the search) until it returns true.
+    fn each_choice(
+        &mut self,
+        req: Mask,
+        depth: usize,
+        visit: &mut dyn FnMut(&mut Search, usize) -> bool,
+    ) -> Result<bool, Exhausted> {
+        let p = self.p;
+        let width = p.width();
+        let at = depth * width;
+        let mut pick: Option<(usize, u32)> = None;
+        let mut pending: Mask = 0;
+        for c in positions(req) {
+            if self.choice[c] == u32::MAX {
+                pending |= bit(c);
+                let k = count(&self.levels[at + p.off[c]..at + p.off[c + 1]]);
+                if pick.is_none_or(|(_, best)| k < best) {
+                    pick = Some((c, k));
+                }
+            }
+        }
+        let Some((c, k)) = pick else {
+            return Ok(visit(self, at));
+        };
+        if k == 0 {
+            return Ok(false);
+        }
+        let words = p.off[c + 1] - p.off[c];
+        let mut values = [0u64; 64];
+        if words > values.len() {
+            // Not a table size the grader builds (4 096 combinations of one cage).
+            return Ok(false);
+        }
+        values[..words].copy_from_slice(&self.levels[at + p.off[c]..at + p.off[c + 1]]);
+        let seed = p.seed_in(c, &values[..words]);
+        let others = bits::ones_in(&values[..words]).filter(|&v| Some(v) != seed);
+        pending &= !bit(c);
+        for v in seed.into_iter().chain(others) {
+            self.budget.spend(u64::from(p.links[c].count_ones()) + 1)?;
+            let next = (depth + 1) * width;
+            let (cur, rest) = self.levels.split_at_mut(next);
+            let nxt = &mut rest[..width];
+            nxt.copy_from_slice(&cur[at..at + width]);
+            let mut dead = false;
+            for o in positions(p.links[c]) {
+                let row = p.row(c, v, o);
+                let d = &mut nxt[p.off[o]..p.off[o + 1]];
+                let mut any = 0;
+                for (d, r) in d.iter_mut().zip(row) {
+                    *d &= r;
+                    any |= *d;
+                }
+                if any == 0 && pending & bit(o) != 0 {
+                    dead = true;
+                    break;
+                }
+            }
+            if dead {
+                continue;
+            }
+            self.choice[c] = v as u32;
+            if self.each_choice(req, depth + 1, visit)? {
+                return Ok(true);
+            }
+            self.choice[c] = u32::MAX;
+        }
+        Ok(false)
+    }
+
+    /// The cores made of `req` and one more cage of `allowed`: a cage that some
+    /// clash-free choice for `req` leaves a combination makes none. The first few
+    /// choices are tried against every allowed cage at once (after a choice, a
+    /// cage's domain is what fits it); a cage none of them fits is checked with
+    /// `req` on its own.
+    fn last_cage(
+        &mut self,
+        req: Mask,
+        allowed: Mask,
+        found: &mut Vec<Mask>,
+    ) -> Result<(), Unanswered> {
+        let p = self.p;
+        let width = p.width();
+        self.budget.spend(width as u64)?;
+        self.levels[..width].copy_from_slice(&self.assumed);
+        self.choice.fill(u32::MAX);
+        let mut open = allowed & !req;
+        let mut seen = 0;
+        self.each_choice(req, 0, &mut |search, at| {
+            seen += 1;
+            for c in positions(req) {
+                search.note(c, search.choice[c] as usize);
+            }
+            for o in positions(open) {
+                let first = bits::ones_in(&search.levels[at + p.off[o]..at + p.off[o + 1]]).next();
+                if let Some(v) = first {
+                    open &= !bit(o);
+                    search.note(o, v);
+                }
+            }
+            open == 0 || seen == LAST_CAGE_CHOICES
+        })?;
+        if seen == 0 {
+            // `req` itself has no choice.
+            return Err(Unanswered::NotApplicable);
+        }
+        for c in positions(open) {
+            self.levels[..width].copy_from_slice(&self.assumed);
+            self.choice.fill(u32::MAX);
+            let both = req | bit(c);
+            if self.choose(both, 0)? {
+                for d in positions(both) {
+                    self.note(d, self.choice[d] as usize);
+                }
+            } else {
+                found.push(both);
+            }
+        }
+        Ok(())
+    }
+}
+
+fn count(words: &[u64]) -> u32 {
+    words.iter().map(|w| w.count_ones()).sum()
+}
+
+fn first_one(words: &[u64]) -> usize {
+    bits::ones_in(words).next().expect("a non-empty domain")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::connected_sets::{ListLinks, Partial, Walk};
+    use super::super::support::SupportCache;
+    use super::*;
+    use crate::{Grader, Ladder, Options, State};
+    use std::ops::ControlFlow;
+
+    /// The connected n-sets of the list that remove something, by checking each
+    /// one on its own: the reference the search from the combinations' side must
+    /// agree with.
+    fn removing_by_walk(state: &State, list: &[CageId], n: usize) -> Vec<Vec<usize>> {
+        let layout = state.layout();
+        let links = ListLinks::new(list.len(), |i, j| layout.linked(list[i], list[j]));
+        let mut cache = SupportCache::new(layout.cage_count());
+        let changed_at = vec![0; layout.cage_count()];
+        let mut budget = Budget::unlimited();
+        let mut scratch = Scratch::new(state, list, &mut cache, 0, &changed_at, &mut budget);
+        let mut removing = Vec::new();
+        let walk = Walk::new(&links, 0..list.len());
+        let _ = walk.run(&mut Partial::default(), n, None, None, &mut |set| {
+            let members = &set.members[..set.len];
+            if !scratch.unsupported(members).unwrap().is_empty() {
+                removing.push(members.to_vec());
+            }
+            ControlFlow::Continue(())
+        });
+        removing
+    }
+
+    /// At every state of the mode-c grading of puzzles of 5×5 to 7×7, with
+    /// operations shown and hidden: the first level from 2 up with a
+    /// set that removes something is found by checking every connected set; from
+    /// level 3 on, the search from the combinations' side must give exactly the
+    /// same sets at that level (and none at the levels below it), with and without
+    /// a solution to guide it, and again from the results it kept.
+    #[test]
+    fn cores_agree_with_checking_every_set() {
+        let ids = [
+            ("5:_aa_5aa_b_c__a_a_aa__a__,m10a10s2m15a8m12d2s2a6s2d2", false),
+            ("6:a_b_3a_14aa_ab_aaba_aa__aa_aa,m40a12a6m24s2m6m90m8s3d3a5a5s1a7d2s2", false),
+            ("6:__aa_ba_aa_aa_3a__b_3a_5aa_3a_3a3_,m12d3s1s3m15m12a6a6m6a9m5s1s1d2s3a13d2", true),
+            ("6:a3b__a__a_3a_3b_3a_10a__a3bba,d2a8m6s2m18a7m40s2d2m6s3m72a7s1d3a11", true),
+            ("7:a__c_4a_4a__a4__b_3b_6a_4ba__aa_3a_4a__a4,d2m15d3m168a10s2a10d2a11d3m28s4s1s2a10a6d2m28m6m84s4s2a11", true),
+            ("7:a6_aab_ba_a_a_4a__a3__a_7aa_4a_3a_4aa_aa,m48s4m20d3s1a7m24a7s3s1a6m105m24s1m36a8a6m12a10s3s4d2", false),
+        ];
+        let mut compared = [0usize; MAX_CAGE_SET + 1];
+        for (id, hide) in ids {
+            let mut p = kenken_formats::tatham::read(id).expect("puzzle");
+            if hide {
+                p = p.with_hidden_ops();
+            }
+            let solution = kenken_search::solve(&p).solution.expect("a solution");
+            let grader = Grader::new(&p).expect("grader");
+            let (mut s, _) = grader.start();
+            let layout = grader.layout();
+            let mut ladder = Ladder::new(layout, Options::cage_combinations_only());
+            let mut kept = CoreCache::default();
+            loop {
+                let list: Vec<CageId> = p.cage_ids().filter(|&c| s.live_count(c) > 1).collect();
+                let seeded: Vec<Option<u32>> = list
+                    .iter()
+                    .map(|&c| {
+                        let digits: Vec<_> = layout
+                            .cage_cells(c)
+                            .iter()
+                            .map(|x| solution[x.index()])
+                            .collect();
+                        (0..layout.table(c).len())
+                            .find(|&i| layout.combination(c, i) == digits.as_slice())
+                            .map(|i| i as u32)
+                    })
+                    .collect();
+                for (n, compared_at_n) in compared
+                    .iter_mut()
+                    .enumerate()
+                    .take(list.len().min(6) + 1)
+                    .skip(2)
+                {
+                    let expected = removing_by_walk(&s, &list, n);
+                    if n >= 3 {
+                        let changed_at = vec![0; layout.cage_count()];
+                        for (guide, cache) in [
+                            (&seeded[..], &mut CoreCache::default()),
+                            (&vec![None; list.len()][..], &mut CoreCache::default()),
+                            (&seeded[..], &mut kept),
+                        ] {
+                            let mut support = SupportCache::new(layout.cage_count());
+                            let mut budget = Budget::unlimited();
+                            let mut scratch =
+                                Scratch::new(&s, &list, &mut support, 0, &changed_at, &mut budget);
+                            let got = removing_sets(&mut scratch, n, guide, s.live_store(), cache)
+                                .expect("every smaller set removes nothing");
+                            assert_eq!(got, expected, "{id} (hidden: {hide}), level {n}");
+                        }
+                        *compared_at_n += 1;
+                    }
+                    if !expected.is_empty() {
+                        break;
+                    }
+                }
+                let Some(step) = ladder.next_step(&s) else {
+                    break;
+                };
+                s.apply(&step);
+                s.propagate().expect("a sound step");
+                let changed = s.take_changed_cages();
+                ladder.cages_changed(&changed);
+            }
+        }
+        assert!(
+            compared[3..6].iter().all(|&c| c >= 5),
+            "levels compared: {compared:?}"
+        );
+    }
+}

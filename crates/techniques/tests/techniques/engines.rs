@@ -1,0 +1,93 @@
+//! The cage-combination engines find the same steps: the search from the
+//! combinations' side, used at every level it can be (from 3), against the
+//! reference that checks every set on its own, on every corpus puzzle.
+//!
+//! Mode c (cage combinations alone) goes deepest, so it is the one compared: the
+//! same steps in the same order, each with the same cuts, and the same end. The
+//! puzzles with hidden operations are compared within a work limit: the steps both
+//! engines reach must be the same, and a run one engine finishes the other must
+//! finish alike. The regular run compares every eighth puzzle; `--ignored` (the
+//! slow sweeps of `.ci/run`) compares them all.
+
+use super::corpus::{for_each_parallel, hidden_ops_corpus, report, tatham_corpus, Entry};
+use kenken_model::Limits;
+use kenken_techniques::{Engine, Grader, Options};
+use std::time::Instant;
+
+/// What an entry's two runs differ in, if anything.
+fn disagreement(e: &Entry, limits: Limits) -> Option<String> {
+    let grader = match Grader::with_limits(&e.puzzle, limits) {
+        Ok(grader) => grader,
+        Err(stopped) => return Some(format!("{}: {stopped:?}", e.label)),
+    };
+    let options = Options::cage_combinations_only();
+    let fast = grader.grade_with(options, false, Engine::CoresFrom(3));
+    let reference = grader.grade_with(options, false, Engine::Reference);
+    let both = fast.steps.len().min(reference.steps.len());
+    if let Some(i) = (0..both).find(|&i| fast.steps[i] != reference.steps[i]) {
+        let size = e.puzzle.size();
+        return Some(format!(
+            "{}: step {} is {} by the search from the combinations' side, {} by the reference",
+            e.label,
+            i + 1,
+            fast.steps[i].text(size),
+            reference.steps[i].text(size)
+        ));
+    }
+    let finished = |g: &kenken_techniques::Grade| g.stopped.is_none();
+    if finished(&fast) && finished(&reference) && fast.steps.len() != reference.steps.len() {
+        return Some(format!(
+            "{}: {} steps against the reference's {}",
+            e.label,
+            fast.steps.len(),
+            reference.steps.len()
+        ));
+    }
+    None
+}
+
+/// Every `step`-th entry.
+fn every(entries: Vec<Entry>, step: usize) -> Vec<Entry> {
+    entries.into_iter().step_by(step).collect()
+}
+
+fn tatham_puzzles(step: usize) {
+    let started = Instant::now();
+    let entries = every(tatham_corpus(), step);
+    let problems = for_each_parallel(&entries, |e| disagreement(e, e.limits));
+    report("engines agree", &problems, entries.len(), started);
+}
+
+fn hidden_operations(step: usize) {
+    let started = Instant::now();
+    let entries = every(hidden_ops_corpus(), step);
+    let limits = Limits {
+        work: 1 << 25,
+        ..Limits::new()
+    };
+    let problems = for_each_parallel(&entries, |e| disagreement(e, limits));
+    report(
+        "engines agree, operations hidden",
+        &problems,
+        entries.len(),
+        started,
+    );
+}
+
+#[test]
+fn engines_agree_on_a_sample_of_the_corpus() {
+    tatham_puzzles(8);
+    hidden_operations(8);
+}
+
+#[test]
+#[ignore = "minutes: the slow sweeps of .ci/run"]
+fn engines_agree_on_every_tatham_and_reference_puzzle() {
+    tatham_puzzles(1);
+}
+
+#[test]
+#[ignore = "minutes: the slow sweeps of .ci/run"]
+fn engines_agree_on_every_puzzle_with_hidden_operations() {
+    hidden_operations(1);
+}
