@@ -135,7 +135,10 @@ static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 fn main() -> ExitCode {
     exit::install_panic_hook();
-    let cli = Cli::parse();
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => return exit::command_line_refused(&e),
+    };
     let result = match cli.command {
         Command::Grade(args) => grade::run(args),
         Command::Solve(args) => solve::run(args),
