@@ -148,7 +148,8 @@ def test_bad_grade_options(sample_10k, tmp_path, kwargs, message):
 @pytest.mark.parametrize(
     "kwargs, message",
     [
-        ({"count": -1}, "count must be at least 0, not -1"),
+        ({"count": -1}, "count must be at least 1, not -1"),
+        ({"count": 0}, "count must be at least 1, not 0"),
         ({"seed": -1}, "seed must be a whole number from 0 to 18446744073709551615, not -1"),
         ({"seed": 1 << 64}, "seed must be a whole number from 0 to 18446744073709551615, not 18446744073709551616"),
         ({"max_tries": -1}, "max_tries must be a whole number from 0 to 18446744073709551615, not -1"),
@@ -189,7 +190,8 @@ def test_a_size_the_generator_cannot_make_is_refused_before_a_cluster_starts(tmp
         (["grade", "IN", "--timeout", "0"], "timeout must be a positive number of seconds, at most 1e9, not 0"),
         (["grade", "IN", "--max-depth", "300"], "max_depth must be 2 to 8, not 300"),
         (["grade", "IN", "--max-work", "-1"], "max_work must be a whole number from 0 to 18446744073709551615, not -1"),
-        (["generate", "--size", "4", "--min", "1", "--count", "-1"], "count must be at least 0, not -1"),
+        (["generate", "--size", "4", "--min", "1", "--count", "-1"], "count must be at least 1, not -1"),
+        (["generate", "--size", "4", "--min", "1", "--count", "0"], "count must be at least 1, not 0"),
         (["generate", "--size", "4", "--min", "1", "--seed", "-1"], "seed must be a whole number from 0 to 18446744073709551615, not -1"),
         (["generate", "--size", "4", "--min", "1", "--timeout", "inf"], "not inf"),
         (["generate", "--size", "4", "--min", "1", "--max-mean-cage", "nan"], "max_mean_cage must be a number from 1 to 256, not nan"),

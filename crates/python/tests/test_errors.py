@@ -63,6 +63,13 @@ def test_generation_errors(grader):
     assert "stopped by max_tries=20" in str(e.value)
     with pytest.raises(kenken.OptionsError):
         kenken.generate(size=4, min=-1)
+    # As `grader generate --count 0`: refused, not an empty list.
+    out = run_grader(grader, "generate", "--size", "4", "--min", "1", "--count", "0")
+    assert out.returncode == 2
+    message = out.stderr.decode().strip().removeprefix("grader generate: error: --")
+    with pytest.raises(kenken.OptionsError) as e:
+        kenken.generate(size=4, min=1, count=0)
+    assert str(e.value) == message == "count must be at least 1, not 0"
 
 
 def test_render_errors():

@@ -521,8 +521,6 @@ def generate(
         seed = time.time_ns() % (1 << 64)
     ask["format"] = format
     report = GenerateReport(seed=seed)
-    if count == 0:
-        return report
     started = time.monotonic()
     deadline = None if timeout is None else time.time() + timeout
     progress = _Progress("attempts", quiet)
