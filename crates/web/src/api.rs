@@ -403,10 +403,12 @@ impl Request {
         let hide_ops = match self.fields.get("hide_ops") {
             None => false,
             Some(Value::Bool(hide)) => *hide,
-            Some(other) => return Err(ApiError::unprocessable(format!(
+            Some(other) => {
+                return Err(ApiError::unprocessable(format!(
                 "\"hide_ops\" must be true or false (true hides every cage's operation), not {}",
                 shown(other)
-            ))),
+            )))
+            }
         };
         Ok(Source {
             text,
