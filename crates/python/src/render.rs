@@ -36,7 +36,7 @@ pub fn render_svg(
     options: Option<&Bound<'_, PyDict>>,
 ) -> PyResult<String> {
     let hide = options::only_hide_ops("render_svg", options)?;
-    let (_, imported) = puzzle.read(py, hide)?;
+    let imported = puzzle.read(py, hide)?.imported;
     if usize::from(step.is_some()) + usize::from(solution) + usize::from(candidates) > 1 {
         return Err(RenderError::new_err(
             "draw one of step, solution and candidates",

@@ -235,6 +235,12 @@ def test_grade_hides_operations_as_grader_batch(grader, client, tmp_path, hide_o
     report = kenken.dask.grade(str(path), str(out), client=client, shard_size=4, mode="b", hide_ops=hide_ops)
     assert out.read_bytes() == want.stdout
     assert report.rows == 21 and report.invalid == 3 and report.exit_code == want.returncode == 2
+    # TSV, with the Hide Ops column of `grader batch --hide-ops`.
+    want_tsv = run_grader(grader, "batch", str(path), "--format", "tsv", "--mode", "b", *flags)
+    out_tsv = tmp_path / "out.tsv"
+    kenken.dask.grade(str(path), str(out_tsv), client=client, shard_size=4, mode="b", format="tsv", hide_ops=hide_ops)
+    assert out_tsv.read_bytes() == want_tsv.stdout
+    assert want_tsv.stdout.split(b"\n")[0].endswith(b"\tStatus\tHide Ops") == hide_ops
     # The same rows as the one-machine call, for the entries it can take.
     rows = [json.loads(line) for line in want.stdout.decode().splitlines()]
     items = [

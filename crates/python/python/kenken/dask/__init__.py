@@ -386,7 +386,7 @@ def grade(
     )
     _kenken._check_grade_options(**ladder)
     reader = _kenken._BatchReader(input, hide_ops=hide_ops)
-    options = dict(ladder, format=format, times=times, jobs=1)
+    options = dict(ladder, format=format, times=times, hide_ops_column=hide_ops, jobs=1)
     messages = messages or sys.stderr
     report = GradeReport()
     tallies: list[str] = []
@@ -395,7 +395,7 @@ def grade(
     try:
         with connect(scheduler, workers, client) as c, _open_output(output) as out:
             if format == "tsv":
-                out.write(_kenken._tsv_header(mode, times).encode())
+                out.write(_kenken._tsv_header(mode, times, hide_ops).encode())
             window = IN_FLIGHT_PER_THREAD * _threads(c) + 1
             pending = _InFlight()
             exhausted = False
