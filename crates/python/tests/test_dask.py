@@ -6,11 +6,13 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+import time
 
 import pytest
 
 pytest.importorskip("distributed")
 
+import kenken  # noqa: E402
 import kenken.dask  # noqa: E402
 from conftest import run_grader  # noqa: E402
 
@@ -207,6 +209,51 @@ def test_the_command_line_refuses_bad_values(sample_10k, argv, message):
     lines = done.stderr.decode().strip().splitlines()
     assert len(lines) == 1 and message in lines[0], lines
     assert lines[0].startswith(f"python -m kenken.dask {argv[0]}: error: ")
+
+
+#: An address nothing listens on: a run that reached for the cluster before
+#: checking its output would wait there for Dask's connect timeout.
+NO_SCHEDULER = "tcp://127.0.0.1:9"
+
+
+def test_an_output_that_cannot_be_written_is_refused_before_a_cluster_starts(sample_10k, tmp_path):
+    missing = tmp_path / "missing" / "out.ndjson"
+    cases = [
+        (str(missing), f"cannot write {missing}: there is no folder {missing.parent}"),
+        (str(tmp_path), f"cannot write {tmp_path}: it is a directory"),
+    ]
+    for output, message in cases:
+        started = time.monotonic()
+        with pytest.raises(kenken.OutputError) as e:
+            kenken.dask.grade(str(sample_10k), output, scheduler=NO_SCHEDULER)
+        assert str(e.value) == message and isinstance(e.value, OSError)
+        with pytest.raises(kenken.OutputError):
+            kenken.dask.generate(output, size=4, min=1, seed=1, scheduler=NO_SCHEDULER)
+        argv = ["grade", str(sample_10k), "-o", output, "--scheduler", NO_SCHEDULER]
+        done = subprocess.run([sys.executable, "-m", "kenken.dask", *argv], capture_output=True, timeout=120)
+        lines = done.stderr.decode().strip().splitlines()
+        assert done.returncode == 1 and lines == [f"python -m kenken.dask grade: error: {message}"], lines
+        assert time.monotonic() - started < 20
+    assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize(
+    "argv, words",
+    [
+        (["grade", "IN", "--shard-size", "1e9"], "argument --shard-size: must be a whole number from 1, not '1e9'"),
+        (["grade", "IN", "--shard-size", "0"], "argument --shard-size: must be a whole number from 1, not 0"),
+        (["grade", "IN", "--max-depth", "x"], "argument --max-depth: must be a whole number, not 'x'"),
+        (["grade", "IN", "--timeout", "soon"], "argument --timeout: must be a number, not 'soon'"),
+        (["generate", "--size", "4.5", "--min", "1"], "argument --size: must be a whole number, not '4.5'"),
+        (["grade", "IN", "--disable", ""], 'disable takes technique ids (one of: '),
+    ],
+)
+def test_the_command_line_says_what_it_wants(sample_10k, argv, words):
+    argv = [str(sample_10k) if a == "IN" else a for a in argv]
+    done = subprocess.run([sys.executable, "-m", "kenken.dask", *argv], capture_output=True, timeout=120)
+    err = done.stderr.decode()
+    assert done.returncode == 2 and words in err, err
+    assert "invalid" not in err and "_positive" not in err and "Traceback" not in err, err
 
 
 #: Puzzles up to 6×6 (larger ones take long to grade with their operations
