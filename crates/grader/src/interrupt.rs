@@ -45,7 +45,8 @@ impl Interrupt {
         });
         let again = Arc::new(AtomicBool::new(false));
         for signal in [SIGINT, SIGTERM] {
-            // Registered first, so it sees `again` as the signal before left it.
+            // Run before the watcher hears of a signal: the first finds `again`
+            // false (the watcher then sets it), a second ends the process here.
             register_conditional_shutdown(signal, 128 + signal, Arc::clone(&again))?;
         }
         let mut signals = Signals::new([SIGINT, SIGTERM])?;
