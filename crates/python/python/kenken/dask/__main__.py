@@ -5,9 +5,11 @@ generate`` on a Dask cluster (a LocalCluster on this machine unless
 from __future__ import annotations
 
 import argparse
+import logging
 import signal
 import sys
 import threading
+import warnings
 from typing import Any, Optional, Sequence
 
 from ..errors import KenkenError, OutputError
@@ -240,7 +242,16 @@ class _Terminated(BaseException):
     file removed, the cluster closed)."""
 
 
-def _terminated(signum: int, frame: Any) -> None:
+def _stopped(signum: int, frame: Any) -> None:
+    """SIGINT or SIGTERM: the run unwinds (its output's temporary file removed,
+    the cluster closed) and says so in one line; what Dask would log about the
+    connections and tasks it drops meanwhile is no news to the user."""
+    for name in ("distributed", "tornado", "asyncio"):
+        logging.getLogger(name).setLevel(logging.CRITICAL + 1)
+    warnings.simplefilter("ignore")
+    sys.unraisablehook = lambda unraisable: None
+    if signum == signal.SIGINT:
+        raise KeyboardInterrupt()
     raise _Terminated()
 
 
@@ -248,7 +259,10 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     a = parser().parse_args(argv)
     # Signal handlers belong to the main thread (main() may be called elsewhere).
     handled = threading.current_thread() is threading.main_thread()
-    previous = signal.signal(signal.SIGTERM, _terminated) if handled else None
+    previous = {}
+    if handled:
+        for signum in (signal.SIGINT, signal.SIGTERM):
+            previous[signum] = signal.signal(signum, _stopped)
     try:
         return run_grade(a) if a.command == "grade" else run_generate(a)
     except OutputError as e:
@@ -268,8 +282,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         print(f"{PROG} {a.command}: error: {e}", file=sys.stderr)
         return 1
     finally:
-        if handled:
-            signal.signal(signal.SIGTERM, previous)
+        for signum, handler in previous.items():
+            signal.signal(signum, handler)
 
 
 if __name__ == "__main__":
