@@ -245,8 +245,17 @@ fn a_second_signal_ends_the_run_at_once() {
         .stderr(Stdio::null())
         .spawn()
         .unwrap();
-    // Nothing reads the output: the writer blocks on the full pipe.
-    thread::sleep(Duration::from_millis(300));
+    // The first byte says the rows are being written; nothing reads the rest,
+    // so the writer blocks on the full pipe, mid-chunk (a chunk of rows is
+    // several times the pipe's 64 KiB).
+    let mut first = [0u8; 1];
+    child
+        .stdout
+        .as_mut()
+        .unwrap()
+        .read_exact(&mut first)
+        .unwrap();
+    thread::sleep(Duration::from_millis(200));
     let pid = child.id().to_string();
     let kill = |signal: &str| Command::new("kill").args([signal, &pid]).status().unwrap();
     assert!(kill("-INT").success());
