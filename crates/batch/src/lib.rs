@@ -27,7 +27,7 @@ pub mod solving;
 pub mod tally;
 pub mod text;
 
-pub use grade_rows::{GradeRow, GradeRows};
+pub use grade_rows::{GradeRow, GradeRows, TsvColumns};
 pub use grading::{GradeRuns, Graded, Grading};
 pub use pipeline::{Done, Finished, Job, Outcome, Progress, Rows, Work};
 pub use settings::{GradeOptions, GradeSettings, HideOps, MemoryLimit, Mode, Runs};

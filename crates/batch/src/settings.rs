@@ -350,6 +350,17 @@ mod tests {
             ..base()
         })
         .starts_with("disable takes technique ids"));
+        // An empty id is no technique's: refused, not taken for none.
+        for empty in ["", " ", "fish,", ",fish"] {
+            assert!(
+                bad(GradeOptions {
+                    enable: vec![empty.into()],
+                    ..base()
+                })
+                .ends_with(", not \"\""),
+                "{empty:?}"
+            );
+        }
         assert_eq!(
             bad(GradeOptions {
                 max_memory: MemoryLimit::Text("12".into()),

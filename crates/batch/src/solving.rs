@@ -248,6 +248,9 @@ impl pipeline::Work for Solving {
 pub struct SolveRow<'a> {
     pub index: usize,
     pub puzzle: &'a str,
+    /// The puzzle was solved with every operation hidden.
+    #[serde(skip_serializing_if = "crate::text::is_false")]
+    pub hide_ops: bool,
     pub status: &'a str,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub solution: Option<String>,
@@ -258,11 +261,13 @@ pub struct SolveRow<'a> {
 }
 
 impl<'a> SolveRow<'a> {
-    /// The row of the job at `index`, shown as `puzzle`, with the status
+    /// The row of the job at `index`, shown as `puzzle` (solved with its
+    /// operations hidden when `hide_ops` says so), with the status
     /// [`Solved::status`] gave.
     pub fn new(
         index: usize,
         puzzle: &'a str,
+        hide_ops: bool,
         status: &'a str,
         outcome: &'a Solved,
         took: Option<Duration>,
@@ -270,6 +275,7 @@ impl<'a> SolveRow<'a> {
         SolveRow {
             index,
             puzzle,
+            hide_ops,
             status,
             solution: outcome.solution_text(),
             ms: took.map(millis),
@@ -282,15 +288,20 @@ impl<'a> SolveRow<'a> {
 #[derive(Debug)]
 pub struct SolveRows {
     pub format: RowFormat,
+    /// An `Ms` column before `Error`.
     pub times: bool,
+    /// A `Hide Ops` column after `Status` (a run that hides every puzzle's
+    /// operations), as [`crate::grade_rows`] has it.
+    pub hide_ops_column: bool,
     pub statuses: BTreeMap<Cow<'static, str>, usize>,
 }
 
 impl SolveRows {
-    pub fn new(format: RowFormat, times: bool) -> SolveRows {
+    pub fn new(format: RowFormat, times: bool, hide_ops_column: bool) -> SolveRows {
         SolveRows {
             format,
             times,
+            hide_ops_column,
             statuses: BTreeMap::new(),
         }
     }
@@ -306,7 +317,15 @@ impl Rows<Searched> for SolveRows {
         match self.format {
             RowFormat::Tsv => {
                 let ms = if self.times { "\tMs" } else { "" };
-                writeln!(out, "Puzzle #\tPuzzle String\tSolution{ms}\tError\tStatus")
+                let hidden = if self.hide_ops_column {
+                    "\tHide Ops"
+                } else {
+                    ""
+                };
+                writeln!(
+                    out,
+                    "Puzzle #\tPuzzle String\tSolution{ms}\tError\tStatus{hidden}"
+                )
             }
             RowFormat::Ndjson => Ok(()),
         }
@@ -334,14 +353,18 @@ impl Rows<Searched> for SolveRows {
                 if let Some(took) = took {
                     write!(out, "\t{}", millis(took))?;
                 }
-                writeln!(
+                write!(
                     out,
                     "\t{}\t{status}",
                     tsv_field(outcome.error().unwrap_or(""))
                 )?;
+                if self.hide_ops_column {
+                    write!(out, "\t{}", u8::from(job.hide_ops))?;
+                }
+                out.write_all(b"\n")?;
             }
             RowFormat::Ndjson => {
-                let row = SolveRow::new(job.index, shown, &status, outcome, took);
+                let row = SolveRow::new(job.index, shown, job.hide_ops, &status, outcome, took);
                 serde_json::to_writer(&mut *out, &row)?;
                 out.write_all(b"\n")?;
             }

@@ -30,6 +30,11 @@ pub fn clip_message(message: String) -> String {
     }
 }
 
+/// For serde's `skip_serializing_if`: a flag left out of a row when it is off.
+pub fn is_false(flag: &bool) -> bool {
+    !*flag
+}
+
 /// A duration in milliseconds, to the microsecond.
 pub fn millis(d: Duration) -> f64 {
     (d.as_secs_f64() * 1e6).round() / 1e3

@@ -109,7 +109,7 @@ pub struct GenerateOptions {
         arg(long, value_name = "RATING", allow_hyphen_values = true)
     )]
     pub max: Option<f64>,
-    /// How many puzzles to make.
+    /// How many puzzles to make: at least 1.
     #[cfg_attr(
         feature = "clap",
         arg(
@@ -245,6 +245,7 @@ impl Default for GenerateOptions {
 #[derive(Clone, Debug)]
 pub struct Plan {
     pub request: Request,
+    /// At least 1.
     pub count: usize,
     /// None: the caller picks one (from the clock).
     pub seed: Option<u64>,
@@ -326,7 +327,7 @@ impl GenerateOptions {
         request.check()?;
         Ok(Plan {
             request,
-            count: options::count_in("count", self.count, 0..=i64::MAX)? as usize,
+            count: options::count_in("count", self.count, 1..=i64::MAX)? as usize,
             seed: self.seed,
             max_tries: options::count_in(
                 "max_tries",
@@ -412,6 +413,15 @@ mod tests {
             }),
             "max_tries must be at least 1, not 0"
         );
+        for count in [0, -1] {
+            assert_eq!(
+                err(GenerateOptions {
+                    count,
+                    ..asked(4, 0.0)
+                }),
+                format!("count must be at least 1, not {count}")
+            );
+        }
         assert!(err(asked(-3, 1.0)).starts_with("grid size -3 is outside 3..=16"));
         assert!(err(asked(1 << 40, 1.0)).starts_with("grid size 1099511627776 is outside"));
         assert!(err(GenerateOptions {

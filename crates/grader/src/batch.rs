@@ -12,7 +12,7 @@ use crate::options;
 use crate::streaming::{self, Settings};
 use anyhow::Context;
 use clap::Args;
-use kenken_batch::{GradeOptions, GradeRows, Grading, RowFormat};
+use kenken_batch::{GradeOptions, GradeRows, Grading, RowFormat, TsvColumns};
 use std::io;
 use std::process::ExitCode;
 
@@ -71,7 +71,12 @@ pub fn run(args: BatchArgs) -> anyhow::Result<ExitCode> {
         hide: args.hide,
     };
     let work = Grading::new(&grading);
-    let mut rows = GradeRows::new(grading.mode, args.format, args.times);
+    let columns = TsvColumns {
+        mode: grading.mode,
+        times: args.times,
+        hide_ops: args.hide.hide_ops,
+    };
+    let mut rows = GradeRows::new(args.format, columns);
     let finished = streaming::run(entries, &settings, &work, &mut rows)?;
     let tally = rows.tally;
     if args.summary {

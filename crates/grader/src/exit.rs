@@ -1,4 +1,7 @@
-//! Exit codes (documented in `grader --help` and the README) and the panic hook.
+//! Exit codes (documented in `grader --help` and the README), the panic hook, and
+//! how a command line clap refuses ends.
+
+use std::process::ExitCode;
 
 /// The output could not be written, or an internal error.
 pub const FAILURE: u8 = 1;
@@ -27,4 +30,32 @@ pub fn is_broken_pipe(e: &anyhow::Error) -> bool {
             .downcast_ref::<std::io::Error>()
             .is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe)
     })
+}
+
+/// What clap's refusal of the command line ends with. Help and the version go to
+/// standard output, written as any output is: a failure to write them exits 1
+/// with a message (a closed pipe quietly, with 0). Everything else (a usage
+/// error, or help asked for by a missing subcommand) goes to stderr with clap's
+/// exit code, 2 for a usage error.
+pub fn command_line_refused(e: &clap::Error) -> ExitCode {
+    use clap::error::ErrorKind;
+    use std::io::{IsTerminal, Write};
+    if !matches!(e.kind(), ErrorKind::DisplayHelp | ErrorKind::DisplayVersion) {
+        e.exit()
+    }
+    let rendered = e.render();
+    let text = if std::io::stdout().is_terminal() {
+        rendered.ansi().to_string()
+    } else {
+        rendered.to_string()
+    };
+    let mut out = std::io::stdout().lock();
+    match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(io) if io.kind() == std::io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
+        Err(io) => {
+            eprintln!("grader: error: cannot write to standard output: {io}");
+            ExitCode::from(FAILURE)
+        }
+    }
 }

@@ -67,9 +67,6 @@ pub fn run(args: GenerateArgs) -> anyhow::Result<ExitCode> {
         eprintln!("grader generate: error: {e}");
         return Ok(ExitCode::from(BAD_INPUT));
     }
-    if plan.count == 0 {
-        return Ok(ExitCode::SUCCESS);
-    }
     let seed = plan.seed.unwrap_or_else(clock_seed);
     let start = Instant::now();
     let limits = plan.limits(start);

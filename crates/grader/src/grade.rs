@@ -8,6 +8,7 @@ use crate::input::{load_puzzle, HideOps};
 use crate::report::{grid_rows, grid_text, print, status_explained, StepJson};
 use crate::wording::Wording;
 use clap::Args;
+use kenken_batch::text::is_false;
 use kenken_batch::{GradeOptions, Mode, Runs};
 use kenken_formats::Format;
 use kenken_model::Digit;
@@ -70,7 +71,13 @@ pub fn run(args: GradeArgs) -> anyhow::Result<ExitCode> {
         Ok(g) => g,
         Err(why) => {
             let size = imported.puzzle.size().get();
-            print(&stopped_before_grading(puzzle, size, why, args.json)?)?;
+            print(&stopped_before_grading(
+                puzzle,
+                args.hide.hide_ops,
+                size,
+                why,
+                args.json,
+            )?)?;
             return Ok(ExitCode::SUCCESS);
         }
     };
@@ -86,6 +93,9 @@ pub fn run(args: GradeArgs) -> anyhow::Result<ExitCode> {
 #[derive(Serialize)]
 struct GradeJson<'a> {
     puzzle: &'a str,
+    /// `--hide-ops`: graded with every operation hidden (left out otherwise).
+    #[serde(skip_serializing_if = "is_false")]
+    hide_ops: bool,
     size: usize,
     status: &'static str,
     max: f64,
@@ -108,6 +118,7 @@ struct GradeJson<'a> {
 /// The report of a puzzle whose combination tables alone exhaust the limits.
 fn stopped_before_grading(
     puzzle: &str,
+    hide_ops: bool,
     size: usize,
     why: Exhausted,
     json: bool,
@@ -116,6 +127,7 @@ fn stopped_before_grading(
     if json {
         return Ok(serde_json::to_string(&GradeJson {
             puzzle,
+            hide_ops,
             size,
             status: status.as_str(),
             max: 0.0,
@@ -176,6 +188,7 @@ fn log(grader: &Grader, puzzle: &str, args: &GradeArgs, runs: &Runs) -> anyhow::
     if args.json {
         let doc = GradeJson {
             puzzle,
+            hide_ops: args.hide.hide_ops,
             size: size.get(),
             status: grade.status.as_str(),
             max: grade.max.as_f64(),
@@ -232,6 +245,9 @@ fn log(grader: &Grader, puzzle: &str, args: &GradeArgs, runs: &Runs) -> anyhow::
 #[derive(Serialize)]
 struct HintJson<'a> {
     puzzle: &'a str,
+    /// As [`GradeJson`]'s.
+    #[serde(skip_serializing_if = "is_false")]
+    hide_ops: bool,
     size: usize,
     /// `unsolved` with the next step; otherwise why there is none: `solved` (by
     /// propagation alone), `stuck`, `ambiguous`, `impossible`, `timeout`.
@@ -316,6 +332,7 @@ fn hint(grader: &Grader, puzzle: &str, args: &GradeArgs, runs: &Runs) -> anyhow:
     };
     let doc = HintJson {
         puzzle,
+        hide_ops: args.hide.hide_ops,
         size: size.get(),
         status,
         step,

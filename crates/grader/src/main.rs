@@ -15,6 +15,7 @@ mod generate;
 mod grade;
 mod hint;
 mod input;
+mod interrupt;
 mod options;
 mod position_arg;
 mod print;
@@ -46,6 +47,9 @@ Exit codes:
   3  solve: a puzzle does not have exactly one solution (ambiguous, impossible, or
      --timeout passed first); check: the position contradicts the solution
   4  generate: --max-tries or --timeout stopped it before --count puzzles were found
+  130, 143  batch, solve --many: stopped by SIGINT (Ctrl-C) or SIGTERM; the row
+     being written is finished first, so the output holds whole rows only (a
+     second signal ends the run at once)
 When several apply to a batch, the lower code wins (1, then 2, then 3).";
 
 #[derive(Parser, Debug)]
@@ -131,7 +135,10 @@ static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 fn main() -> ExitCode {
     exit::install_panic_hook();
-    let cli = Cli::parse();
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => return exit::command_line_refused(&e),
+    };
     let result = match cli.command {
         Command::Grade(args) => grade::run(args),
         Command::Solve(args) => solve::run(args),

@@ -27,6 +27,14 @@ pub fn jobs(command: &str, jobs: Option<i64>) -> Result<usize, ExitCode> {
     options::jobs("jobs", jobs).map_err(|e| refuse(command, &e))
 }
 
+/// A number of seconds, for clap (which names the flag itself); its range is
+/// checked by the library that takes it.
+pub fn any_seconds(text: &str) -> Result<f64, String> {
+    text.trim()
+        .parse()
+        .map_err(|_| format!("must be a number of seconds, not {text:?}"))
+}
+
 /// A `--timeout` in seconds, for clap (which names the flag itself).
 pub fn seconds(text: &str) -> Result<Duration, String> {
     let secs: f64 = text

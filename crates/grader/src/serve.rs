@@ -43,8 +43,8 @@ pub struct ServeArgs {
     /// seconds (0.1 to 3600); past it, 408 and the connection is closed. An idle
     /// connection is closed the same way.
     #[arg(long, value_name = "SECONDS", default_value = "10", allow_hyphen_values = true,
-          value_parser = crate::options::seconds)]
-    pub read_timeout: Duration,
+          value_parser = crate::options::any_seconds)]
+    pub read_timeout: f64,
 }
 
 pub fn run(args: ServeArgs) -> anyhow::Result<ExitCode> {
@@ -90,7 +90,7 @@ pub fn run(args: ServeArgs) -> anyhow::Result<ExitCode> {
                 .map_err(|e| ("--connections", e))
         })
         .and_then(|c| {
-            c.with_read_timeout(args.read_timeout)
+            c.with_read_timeout_secs(args.read_timeout)
                 .map_err(|e| ("--read-timeout", e))
         }) {
         Ok(config) => config,

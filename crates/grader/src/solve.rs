@@ -18,6 +18,7 @@ use crate::report::{grid_rows, grid_text};
 use crate::streaming::{self, Settings};
 use clap::Args;
 use kenken_batch::solving::{is_finding, search_puzzle, verdict_name};
+use kenken_batch::text::is_false;
 use kenken_batch::{RowFormat, SolveRows, Solving};
 use kenken_formats::Format;
 use kenken_model::{Digit, Exhausted};
@@ -94,6 +95,7 @@ pub fn run(args: SolveArgs) -> anyhow::Result<ExitCode> {
     let text = if args.json {
         serde_json::to_string(&SolveJson {
             puzzle: input.text.trim(),
+            hide_ops: args.hide.hide_ops,
             size: size.get(),
             verdict: &verdict,
             solution: solution.map(|s| grid_rows(s, size)),
@@ -130,6 +132,9 @@ pub fn run(args: SolveArgs) -> anyhow::Result<ExitCode> {
 #[derive(Serialize)]
 struct SolveJson<'a> {
     puzzle: &'a str,
+    /// `--hide-ops`: solved with every operation hidden (left out otherwise).
+    #[serde(skip_serializing_if = "is_false")]
+    hide_ops: bool,
     size: usize,
     verdict: &'a str,
     /// By rows; when ambiguous, the first solution found; `null` when impossible or
@@ -158,7 +163,11 @@ fn run_many(args: SolveArgs) -> anyhow::Result<ExitCode> {
     let work = Solving {
         timeout: args.timeout,
     };
-    let mut rows = SolveRows::new(args.format.unwrap_or(RowFormat::Tsv), args.times);
+    let mut rows = SolveRows::new(
+        args.format.unwrap_or(RowFormat::Tsv),
+        args.times,
+        args.hide.hide_ops,
+    );
     let finished = streaming::run(entries, &settings, &work, &mut rows)?;
     let count = |status: &str| rows.count(status);
     let not_unique: Vec<String> = rows

@@ -7,8 +7,10 @@
 //! memory stays flat however long the input. An entry that is not a puzzle, or
 //! whose puzzle cannot be read, gets a row saying why and one line on stderr, and
 //! the input goes on. A progress bar is drawn on stderr when it is a terminal.
+//! SIGINT and SIGTERM end the run between two rows ([`crate::interrupt`]).
 
 use crate::input::HideOps;
+use crate::interrupt::Interrupt;
 use crate::report::label;
 use anyhow::Context;
 use indicatif::{ProgressBar, ProgressState, ProgressStyle};
@@ -52,9 +54,17 @@ pub fn run<W: Work>(
         .build()
         .context("cannot start the worker threads")?;
     let progress = Progress::new(&entries, settings);
+    let interrupt =
+        Interrupt::watch(settings.command).context("cannot watch for SIGINT and SIGTERM")?;
+    if progress.shown {
+        interrupt.show_progress(progress.bar.clone());
+    }
     let mut out = BufWriter::with_capacity(1 << 16, io::stdout().lock());
     let write_error = "cannot write to standard output";
-    rows.header(&mut out).context(write_error)?;
+    {
+        let _writing = interrupt.writing();
+        rows.header(&mut out).context(write_error)?;
+    }
     let command = settings.command;
     let jobs = entries.map(|entry| {
         entry.map(|entry| {
@@ -70,10 +80,17 @@ pub fn run<W: Work>(
         work,
         &progress,
         |jobs, done| {
+            // Rows are written whole: a signal ends the run between two of them
+            // (see `crate::interrupt`).
+            let _writing = interrupt.writing();
             progress.bar.suspend(|| -> anyhow::Result<()> {
                 for (job, d) in jobs.iter().zip(done) {
+                    if interrupt.stopped() {
+                        break;
+                    }
                     rows.row(&mut out, job, &d.shown(job), &d.outcome, d.took)
                         .context(write_error)?;
+                    interrupt.wrote_row();
                     if let Some(e) = d.outcome.failure() {
                         eprintln!("grader {command}: {}: {e}", label(job.index, &job.text));
                     } else if let Some(w) = d.outcome.warning().filter(|_| !settings.quiet) {
@@ -84,7 +101,11 @@ pub fn run<W: Work>(
                     }
                 }
                 out.flush().context(write_error)
-            })
+            })?;
+            if interrupt.stopped() {
+                interrupt.end();
+            }
+            Ok::<(), anyhow::Error>(())
         },
     )?;
     progress.finish(command, &finished);

@@ -22,6 +22,8 @@ mod grade;
 mod hint;
 #[path = "cli/inputs.rs"]
 mod inputs;
+#[path = "cli/interrupt.rs"]
+mod interrupt;
 #[path = "cli/options.rs"]
 mod options;
 #[path = "cli/print.rs"]

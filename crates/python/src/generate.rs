@@ -72,9 +72,6 @@ pub fn generate<'py>(
     let request = &plan.request;
     let count = plan.count;
     let rows = PyList::empty(py);
-    if count == 0 {
-        return Ok(rows);
-    }
     let seed = plan.seed.unwrap_or_else(clock_seed);
     let start = Instant::now();
     let limits = plan.limits(start);

@@ -25,7 +25,8 @@ pub struct Puzzle {
 }
 
 /// One cage: its operation, its clue and its cells. Equal when all four are
-/// equal (and hashed on them).
+/// equal (and hashed on them); pickled (with every protocol) and copied as the
+/// four, read back by `Cage(op, clue, cells, positions)`.
 #[pyclass(module = "kenken", name = "Cage", frozen, get_all, eq, hash)]
 #[derive(PartialEq, Eq, Hash)]
 pub struct Cage {
@@ -41,6 +42,57 @@ pub struct Cage {
 
 #[pymethods]
 impl Cage {
+    /// `Cage(op, clue, cells, positions)`, as a puzzle's `cages` give them:
+    /// `op` one of `+ - * / !` or None, `cells` as many names as `positions`.
+    #[new]
+    fn new(
+        op: Option<&str>,
+        clue: u64,
+        cells: Vec<String>,
+        positions: Vec<(usize, usize)>,
+    ) -> PyResult<Cage> {
+        let op = match op {
+            None => None,
+            Some(given) => Some(OPS.into_iter().find(|&known| known == given).ok_or_else(
+                || {
+                    options_error(format!(
+                        "op must be one of {}, or None, not {given:?}",
+                        OPS.join(" ")
+                    ))
+                },
+            )?),
+        };
+        if cells.len() != positions.len() {
+            return Err(options_error(format!(
+                "a cage has as many cells ({}) as positions ({})",
+                cells.len(),
+                positions.len()
+            )));
+        }
+        Ok(Cage {
+            op,
+            clue,
+            cells,
+            positions,
+        })
+    }
+
+    /// Pickled and copied as its four fields (a `__reduce__`, which every
+    /// protocol and `copy` use).
+    #[allow(clippy::type_complexity)]
+    fn __reduce__<'py>(
+        slf: &Bound<'py, Self>,
+    ) -> PyResult<(
+        Bound<'py, PyType>,
+        (Option<&'static str>, u64, Vec<String>, Vec<(usize, usize)>),
+    )> {
+        let c = slf.get();
+        Ok((
+            slf.get_type(),
+            (c.op, c.clue, c.cells.clone(), c.positions.clone()),
+        ))
+    }
+
     fn __repr__(&self) -> String {
         // Ops and cell names are plain ASCII: quoted as Python quotes them.
         let op = match self.op {
@@ -58,6 +110,9 @@ impl Cage {
         )
     }
 }
+
+/// The operations as a cage's `op` gives them.
+const OPS: [&str; 5] = ["+", "-", "*", "/", "!"];
 
 /// How the text format writes an operation.
 fn op_symbol(op: Op) -> Option<&'static str> {
@@ -340,19 +395,34 @@ impl PuzzleArg<'_> {
     /// The puzzle's text (as a row shows it) and the puzzle read from it, with
     /// every operation hidden when `hide` says so (a Puzzle read with `hide_ops`
     /// keeps them hidden).
-    pub fn read(&self, py: Python<'_>, hide: HideOps) -> PyResult<(String, Imported)> {
+    pub fn read(&self, py: Python<'_>, hide: HideOps) -> PyResult<ReadPuzzle> {
         match self {
             PuzzleArg::Text(text) => {
                 let p = Puzzle::parse(py, text, None, hide)?;
-                Ok((p.source, p.imported))
+                Ok(ReadPuzzle {
+                    shown: p.source,
+                    imported: p.imported,
+                    hide_ops: hide.hide_ops,
+                })
             }
             PuzzleArg::Puzzle(p) => {
                 let p = p.get();
-                Ok((
-                    p.source.clone(),
-                    p.imported.clone().hiding_ops(hide.hide_ops),
-                ))
+                Ok(ReadPuzzle {
+                    shown: p.source.clone(),
+                    imported: p.imported.clone().hiding_ops(hide.hide_ops),
+                    hide_ops: hide.hide_ops || p.hide.hide_ops,
+                })
             }
         }
     }
+}
+
+/// A puzzle argument read.
+pub struct ReadPuzzle {
+    /// Its text, as a row shows it.
+    pub shown: String,
+    pub imported: Imported,
+    /// Whether every operation was hidden on reading (`hide_ops=True`, given
+    /// now or when the Puzzle was read).
+    pub hide_ops: bool,
 }

@@ -7,9 +7,9 @@ use crate::puzzle::PuzzleArg;
 use kenken_batch::GradeSettings;
 use kenken_render::{scene, Subject};
 use kenken_techniques::position::Position;
-use pyo3::exceptions::PyOverflowError;
+use pyo3::exceptions::{PyOverflowError, PyTypeError};
 use pyo3::prelude::*;
-use pyo3::types::PyDict;
+use pyo3::types::{PyBool, PyDict};
 
 /// The grid as a self-contained SVG (text drawn as outlines; the same bytes for
 /// the same input), as `grader render` draws it: empty; with the `solution`; with
@@ -36,7 +36,7 @@ pub fn render_svg(
     options: Option<&Bound<'_, PyDict>>,
 ) -> PyResult<String> {
     let hide = options::only_hide_ops("render_svg", options)?;
-    let (_, imported) = puzzle.read(py, hide)?;
+    let imported = puzzle.read(py, hide)?.imported;
     if usize::from(step.is_some()) + usize::from(solution) + usize::from(candidates) > 1 {
         return Err(RenderError::new_err(
             "draw one of step, solution and candidates",
@@ -62,9 +62,14 @@ pub fn render_svg(
     .map_err(|e| RenderError::new_err(e.to_string()))
 }
 
-/// A step's number: a whole number (a TypeError for anything else); one below 1
-/// or past any log (beyond 64 bits) is a RenderError.
+/// A step's number: a whole number (a TypeError for anything else, a bool
+/// included); one below 1 or past any log (beyond 64 bits) is a RenderError.
 fn step_number(step: &Bound<'_, PyAny>) -> PyResult<usize> {
+    if step.is_instance_of::<PyBool>() {
+        return Err(PyTypeError::new_err(format!(
+            "step must be a whole number (a step of the log, from 1), not a bool ({step})"
+        )));
+    }
     match step.extract::<usize>() {
         Ok(n) => Ok(n),
         Err(e) if e.is_instance_of::<PyOverflowError>(step.py()) => {

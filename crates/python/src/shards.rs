@@ -20,7 +20,7 @@ use kenken_batch::generating::{
 };
 use kenken_batch::pipeline::{self, Job, Rows};
 use kenken_batch::text::clip;
-use kenken_batch::{GradeRows, Grading, HideOps, Mode, RowFormat};
+use kenken_batch::{GradeRows, Grading, HideOps, Mode, RowFormat, TsvColumns};
 use kenken_formats::batch_input::{self, Entries};
 use kenken_generator::{canonical_key, GenerateOptions, Request, RunReport, Stopped};
 use kenken_model::options::MAX_SECONDS;
@@ -130,17 +130,19 @@ pub fn check_grade_options(options: Option<&Bound<'_, PyDict>>) -> PyResult<()> 
 /// `rows` (bytes: the shard's rows as `grader batch --format FORMAT` writes them,
 /// without the TSV header), `tally` (JSON, for `--summary`), the counts `invalid`,
 /// `error` and `stopped` (by status), and `failures` and `warnings` (lists of
-/// (index, shown text, message)). The options are
-/// `grader batch`'s.
+/// (index, shown text, message)). The options are `grader batch`'s;
+/// `hide_ops_column` adds the `Hide Ops` column of `grader batch --hide-ops`'s
+/// TSV rows.
 #[pyfunction]
 #[pyo3(name = "_grade_shard", signature = (shard, *, jobs = None, format = "ndjson", times = false,
-                    **options))]
+                    hide_ops_column = false, **options))]
 pub fn grade_shard<'py>(
     py: Python<'py>,
     shard: &[u8],
     jobs: Option<&Bound<'py, PyAny>>,
     format: &str,
     times: bool,
+    hide_ops_column: bool,
     options: Option<&Bound<'py, PyDict>>,
 ) -> PyResult<Bound<'py, PyDict>> {
     let settings = options::grade_settings("grade", options, Mode::N)?;
@@ -150,7 +152,12 @@ pub fn grade_shard<'py>(
     let work = Grading::new(&settings);
     let (rows, written) = py.detach(|| {
         let done = pipeline::work_chunk(&pool, &jobs_list, &work, times, &());
-        let mut rows = GradeRows::new(settings.mode, format, times);
+        let columns = TsvColumns {
+            mode: settings.mode,
+            times,
+            hide_ops: hide_ops_column,
+        };
+        let mut rows = GradeRows::new(format, columns);
         let mut out = Vec::with_capacity(jobs_list.len() * 128);
         let written = rows.chunk(&mut out, &jobs_list, &done);
         let notes: Vec<(bool, usize, String, String)> = jobs_list
@@ -202,13 +209,19 @@ fn row_format(name: &str) -> PyResult<RowFormat> {
     }
 }
 
-/// The TSV header of `grader batch --format tsv` for a mode.
+/// The TSV header of `grader batch --format tsv` for a mode (with `hide_ops`,
+/// `grader batch --hide-ops`'s).
 #[pyfunction]
-#[pyo3(name = "_tsv_header", signature = (mode, times = false))]
-pub fn tsv_header(mode: &str, times: bool) -> PyResult<String> {
+#[pyo3(name = "_tsv_header", signature = (mode, times = false, hide_ops = false))]
+pub fn tsv_header(mode: &str, times: bool, hide_ops: bool) -> PyResult<String> {
     let mode = Mode::from_name(mode).map_err(options::refused)?;
+    let columns = TsvColumns {
+        mode,
+        times,
+        hide_ops,
+    };
     let mut out = Vec::new();
-    kenken_batch::grade_rows::write_tsv_header(&mut out, mode, times).expect("writes to memory");
+    kenken_batch::grade_rows::write_tsv_header(&mut out, columns).expect("writes to memory");
     Ok(String::from_utf8(out).expect("the header is text"))
 }
 

@@ -68,6 +68,24 @@ def test_cages_compare_and_hash():
     assert kenken.read(SIX).cages != p.cages
 
 
+def test_cages_pickle_with_every_protocol_and_copy():
+    import copy
+
+    for p in [kenken.read(FOUR), kenken.read(SIX), kenken.read(FOUR, hide_ops=True)]:
+        for cage in p.cages:
+            for protocol in range(pickle.HIGHEST_PROTOCOL + 1):
+                back = pickle.loads(pickle.dumps(cage, protocol=protocol))
+                assert type(back) is kenken.Cage and back == cage and hash(back) == hash(cage)
+                assert repr(back) == repr(cage) and back.positions == cage.positions
+            assert copy.copy(cage) == cage and copy.deepcopy(cage) == cage
+    # The constructor the pickles use, checked.
+    assert kenken.Cage("/", 2, ["A1", "B1"], [(0, 0), (1, 0)]) == kenken.read(FOUR).cages[0]
+    with pytest.raises(kenken.OptionsError, match="op must be one of"):
+        kenken.Cage("%", 2, ["A1"], [(0, 0)])
+    with pytest.raises(kenken.OptionsError, match="as many cells"):
+        kenken.Cage("+", 2, ["A1"], [])
+
+
 def test_a_lenient_reading_warns():
     with pytest.warns(kenken.KenkenWarning, match="read it leniently"):
         kenken.read("4:_a_5a_bac_a__,d2s1a5m8s2d2s1")
@@ -150,8 +168,77 @@ def test_grade_many_keeps_the_rows_before_an_input_error(corpus):
     odd = list(kenken.grade_many(["\ud800", None], jobs=1))
     assert [r["error"] for r in odd] == [
         "item 1 is not valid Unicode text (it holds a lone surrogate)",
-        "item 2 is a NoneType, not a puzzle string or a kenken.Puzzle",
+        'item 2 is a NoneType, not a puzzle string, a dict with a "puzzle" string or a kenken.Puzzle',
     ]
+
+
+def test_grade_many_serves_each_row_once_to_several_threads(corpus):
+    """One iterator shared by threads: every row goes to one of them, each
+    thread's rows in input order (where a borrowed iterator once raised
+    RuntimeError: Already mutably borrowed)."""
+    rows = kenken.grade_many(corpus[:5000], jobs=1, mode="n")
+    taken: list[list[int]] = [[] for _ in range(4)]
+    failures: list[BaseException] = []
+
+    def take(mine: list[int]) -> None:
+        try:
+            for row in rows:
+                mine.append(row["index"])
+        except BaseException as e:  # noqa: BLE001 - reported below
+            failures.append(e)
+
+    threads = [threading.Thread(target=take, args=(mine,)) for mine in taken]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert failures == []
+    assert sorted(i for mine in taken for i in mine) == list(range(1, 5001))
+    assert all(mine == sorted(mine) for mine in taken)
+
+
+def test_grade_many_asked_from_inside_its_own_input_raises():
+    rows = None
+
+    def puzzles():
+        yield FOUR
+        next(rows)
+
+    rows = kenken.grade_many(puzzles(), jobs=1)
+    assert next(rows)["status"] == "solved"
+    with pytest.raises(RuntimeError, match="grade_many's rows were asked for from inside its own input"):
+        next(rows)
+
+
+def test_grade_many_takes_batch_entries(grader, tmp_path):
+    """Dicts as `grader batch` reads its objects: `puzzle`, `hide_ops`, other keys
+    ignored, and the same refusals."""
+    import re
+
+    entries = [
+        FOUR,
+        {"puzzle": FOUR, "hide_ops": True},
+        {"puzzle": FOUR, "hide_ops": False, "id": 7},
+        {"puzzle": FOUR},
+        {"puzzle": FOUR, "hide_ops": "yes"},
+        {"puzzle": FOUR, "hide_ops": None},
+        {"id": 3},
+        {"puzzle": 5},
+    ]
+    path = tmp_path / "entries.json"
+    path.write_text(json.dumps(entries))
+    out = run_grader(grader, "batch", str(path), "--format", "ndjson", "--mode", "n")
+    expected = [json.loads(line) for line in out.stdout.decode().splitlines()]
+    for row in expected:
+        if "error" in row:
+            row["error"] = re.sub(r"^array element (\d+) \(line \d+, column \d+\)", r"item \1", row["error"])
+    got = list(kenken.grade_many(entries, mode="n"))
+    assert got == expected
+    assert got[1]["hide_ops"] is True and "hide_ops" not in got[0]
+    assert got[4]["error"] == 'item 5 has a "hide_ops" that is not true or false'
+    # A Puzzle in a dict brings its own hide_ops along.
+    hidden = kenken.read(FOUR, hide_ops=True)
+    assert list(kenken.grade_many([{"puzzle": hidden}], mode="n")) == [dict(expected[1], index=1)]
 
 
 def test_grade_many_releases_the_gil(corpus):
@@ -244,3 +331,20 @@ def test_steps_are_grade_json_steps_with_their_proofs(grader):
         kenken.steps(NINE, max_depth=9)
     with pytest.raises(TypeError):
         kenken.steps(NINE, nope=1)
+
+
+def test_steps_past_their_limits_are_those_found_before(grader):
+    """Past `timeout` (or the memory or work limit) `steps` gives the steps found
+    before it, as `grade` gives the ratings reached and `grader grade --json`
+    lists them: one behaviour, never an error."""
+    assert kenken.grade(NINE, timeout=1e-9)["status"] == "timeout"
+    assert kenken.steps(NINE, timeout=1e-9) == []
+    doc = json.loads(run_grader(grader, "grade", NINE, "--json", "--max-work", "1").stdout)
+    assert doc["status"] == "limit"
+    assert kenken.steps(NINE, max_work=1) == doc["steps"]
+    assert kenken.grade(NINE, max_work=1)["status"] == "limit"
+    # Cut in the middle of the ladder (the 9×9 with its operations hidden takes
+    # far longer than this to grade): the steps found so far.
+    assert kenken.grade(NINE, hide_ops=True, timeout=0.3)["status"] == "timeout"
+    cut = kenken.steps(NINE, hide_ops=True, timeout=0.3)
+    assert all(step["technique"] for step in cut)

@@ -6,11 +6,13 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+import time
 
 import pytest
 
 pytest.importorskip("distributed")
 
+import kenken  # noqa: E402
 import kenken.dask  # noqa: E402
 from conftest import run_grader  # noqa: E402
 
@@ -148,7 +150,8 @@ def test_bad_grade_options(sample_10k, tmp_path, kwargs, message):
 @pytest.mark.parametrize(
     "kwargs, message",
     [
-        ({"count": -1}, "count must be at least 0, not -1"),
+        ({"count": -1}, "count must be at least 1, not -1"),
+        ({"count": 0}, "count must be at least 1, not 0"),
         ({"seed": -1}, "seed must be a whole number from 0 to 18446744073709551615, not -1"),
         ({"seed": 1 << 64}, "seed must be a whole number from 0 to 18446744073709551615, not 18446744073709551616"),
         ({"max_tries": -1}, "max_tries must be a whole number from 0 to 18446744073709551615, not -1"),
@@ -189,7 +192,8 @@ def test_a_size_the_generator_cannot_make_is_refused_before_a_cluster_starts(tmp
         (["grade", "IN", "--timeout", "0"], "timeout must be a positive number of seconds, at most 1e9, not 0"),
         (["grade", "IN", "--max-depth", "300"], "max_depth must be 2 to 8, not 300"),
         (["grade", "IN", "--max-work", "-1"], "max_work must be a whole number from 0 to 18446744073709551615, not -1"),
-        (["generate", "--size", "4", "--min", "1", "--count", "-1"], "count must be at least 0, not -1"),
+        (["generate", "--size", "4", "--min", "1", "--count", "-1"], "count must be at least 1, not -1"),
+        (["generate", "--size", "4", "--min", "1", "--count", "0"], "count must be at least 1, not 0"),
         (["generate", "--size", "4", "--min", "1", "--seed", "-1"], "seed must be a whole number from 0 to 18446744073709551615, not -1"),
         (["generate", "--size", "4", "--min", "1", "--timeout", "inf"], "not inf"),
         (["generate", "--size", "4", "--min", "1", "--max-mean-cage", "nan"], "max_mean_cage must be a number from 1 to 256, not nan"),
@@ -205,6 +209,51 @@ def test_the_command_line_refuses_bad_values(sample_10k, argv, message):
     lines = done.stderr.decode().strip().splitlines()
     assert len(lines) == 1 and message in lines[0], lines
     assert lines[0].startswith(f"python -m kenken.dask {argv[0]}: error: ")
+
+
+#: An address nothing listens on: a run that reached for the cluster before
+#: checking its output would wait there for Dask's connect timeout.
+NO_SCHEDULER = "tcp://127.0.0.1:9"
+
+
+def test_an_output_that_cannot_be_written_is_refused_before_a_cluster_starts(sample_10k, tmp_path):
+    missing = tmp_path / "missing" / "out.ndjson"
+    cases = [
+        (str(missing), f"cannot write {missing}: there is no folder {missing.parent}"),
+        (str(tmp_path), f"cannot write {tmp_path}: it is a directory"),
+    ]
+    for output, message in cases:
+        started = time.monotonic()
+        with pytest.raises(kenken.OutputError) as e:
+            kenken.dask.grade(str(sample_10k), output, scheduler=NO_SCHEDULER)
+        assert str(e.value) == message and isinstance(e.value, OSError)
+        with pytest.raises(kenken.OutputError):
+            kenken.dask.generate(output, size=4, min=1, seed=1, scheduler=NO_SCHEDULER)
+        argv = ["grade", str(sample_10k), "-o", output, "--scheduler", NO_SCHEDULER]
+        done = subprocess.run([sys.executable, "-m", "kenken.dask", *argv], capture_output=True, timeout=120)
+        lines = done.stderr.decode().strip().splitlines()
+        assert done.returncode == 1 and lines == [f"python -m kenken.dask grade: error: {message}"], lines
+        assert time.monotonic() - started < 20
+    assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize(
+    "argv, words",
+    [
+        (["grade", "IN", "--shard-size", "1e9"], "argument --shard-size: must be a whole number from 1, not '1e9'"),
+        (["grade", "IN", "--shard-size", "0"], "argument --shard-size: must be a whole number from 1, not 0"),
+        (["grade", "IN", "--max-depth", "x"], "argument --max-depth: must be a whole number, not 'x'"),
+        (["grade", "IN", "--timeout", "soon"], "argument --timeout: must be a number, not 'soon'"),
+        (["generate", "--size", "4.5", "--min", "1"], "argument --size: must be a whole number, not '4.5'"),
+        (["grade", "IN", "--disable", ""], 'disable takes technique ids (one of: '),
+    ],
+)
+def test_the_command_line_says_what_it_wants(sample_10k, argv, words):
+    argv = [str(sample_10k) if a == "IN" else a for a in argv]
+    done = subprocess.run([sys.executable, "-m", "kenken.dask", *argv], capture_output=True, timeout=120)
+    err = done.stderr.decode()
+    assert done.returncode == 2 and words in err, err
+    assert "invalid" not in err and "_positive" not in err and "Traceback" not in err, err
 
 
 #: Puzzles up to 6×6 (larger ones take long to grade with their operations
@@ -233,6 +282,12 @@ def test_grade_hides_operations_as_grader_batch(grader, client, tmp_path, hide_o
     report = kenken.dask.grade(str(path), str(out), client=client, shard_size=4, mode="b", hide_ops=hide_ops)
     assert out.read_bytes() == want.stdout
     assert report.rows == 21 and report.invalid == 3 and report.exit_code == want.returncode == 2
+    # TSV, with the Hide Ops column of `grader batch --hide-ops`.
+    want_tsv = run_grader(grader, "batch", str(path), "--format", "tsv", "--mode", "b", *flags)
+    out_tsv = tmp_path / "out.tsv"
+    kenken.dask.grade(str(path), str(out_tsv), client=client, shard_size=4, mode="b", format="tsv", hide_ops=hide_ops)
+    assert out_tsv.read_bytes() == want_tsv.stdout
+    assert want_tsv.stdout.split(b"\n")[0].endswith(b"\tStatus\tHide Ops") == hide_ops
     # The same rows as the one-machine call, for the entries it can take.
     rows = [json.loads(line) for line in want.stdout.decode().splitlines()]
     items = [

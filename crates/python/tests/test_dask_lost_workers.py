@@ -212,3 +212,48 @@ def test_the_output_replaces_a_file_and_keeps_its_mode(sample_10k, thread_client
     # Not a regular file: written as it is, not replaced.
     kenken.dask.grade(str(sample_10k), os.devnull, client=thread_client)
     assert Path(os.devnull).exists() and not Path(os.devnull).is_file()
+
+
+@pytest.mark.parametrize("how", ["SIGTERM", "SIGINT"])
+def test_a_stopped_client_leaves_nothing_behind(corpus, tmp_path, how):
+    """`python -m kenken.dask grade -o OUT` stopped by SIGTERM (sent to the
+    client) or by Ctrl-C (SIGINT to the whole process group, workers included)
+    once rows are being written: the output's temporary file is removed, OUT is
+    not made, and the run says so in one line, with 128 + the signal's number."""
+    source = tmp_path / "in.ndjson"
+    source.write_text("\n".join(sample_lines(corpus, 20_000)) + "\n")
+    out = tmp_path / "out.ndjson"
+    cli = [
+        sys.executable, "-m", "kenken.dask", "grade", str(source), "-o", str(out),
+        "--workers", "1", "--shard-size", "50", "--quiet",
+    ]
+    log = tmp_path.parent / f"{tmp_path.name}-stderr.txt"
+    started = time.monotonic()
+    with open(log, "wb") as errors:
+        # A session of its own, so that Ctrl-C can be sent to its group alone.
+        run = subprocess.Popen(cli, stdout=subprocess.DEVNULL, stderr=errors, start_new_session=True)
+    try:
+        partial = None
+        while time.monotonic() - started < 120 and run.poll() is None and partial is None:
+            partial = next(_written(tmp_path, out), None)
+            time.sleep(0.02)
+        assert partial is not None and partial != out, f"no rows written: {log.read_text()[-2000:]}"
+        if how == "SIGTERM":
+            os.kill(run.pid, signal.SIGTERM)
+        else:
+            os.killpg(run.pid, signal.SIGINT)
+        run.wait(timeout=120)
+    finally:
+        if run.poll() is None:
+            run.kill()
+            run.wait()
+    text = log.read_text()
+    lines = text.strip().splitlines()
+    assert run.returncode == (143 if how == "SIGTERM" else 130), lines
+    # One line for the stop (Dask may have warned at start-up, say of its
+    # default port taken by another cluster on this machine): no traceback,
+    # from the client or from a worker.
+    said = f"python -m kenken.dask grade: stopped by {how}"
+    assert lines[-1] == said and text.count("stopped by") == 1, lines
+    assert "Traceback" not in text and "KeyboardInterrupt" not in text, lines
+    assert _leftovers(tmp_path, source) == []

@@ -34,6 +34,10 @@ def test_format_errors_carry_the_batch_rows_message(grader, text):
     [
         ({"mode": "x"}, 'mode must be one of "n", "c", "b", not \'x\''),
         ({"disable": ["nope"]}, 'disable takes technique ids (one of: '),
+        # An empty id is refused like any unknown one (not taken for none).
+        ({"disable": ""}, 'not ""'),
+        ({"disable": ["fish", ""]}, 'not ""'),
+        ({"enable": "fish,"}, 'not ""'),
         ({"timeout": -1.0}, "timeout must be a positive number of seconds, at most 1e9, not -1"),
         ({"max_depth": 9}, "max_depth must be 2 to 8, not 9"),
         ({"max_memory": "12"}, "max_memory must be at least 1M, not 12 bytes"),
@@ -63,6 +67,20 @@ def test_generation_errors(grader):
     assert "stopped by max_tries=20" in str(e.value)
     with pytest.raises(kenken.OptionsError):
         kenken.generate(size=4, min=-1)
+    # As `grader generate --count 0`: refused, not an empty list.
+    out = run_grader(grader, "generate", "--size", "4", "--min", "1", "--count", "0")
+    assert out.returncode == 2
+    message = out.stderr.decode().strip().removeprefix("grader generate: error: --")
+    with pytest.raises(kenken.OptionsError) as e:
+        kenken.generate(size=4, min=1, count=0)
+    assert str(e.value) == message == "count must be at least 1, not 0"
+
+
+@pytest.mark.parametrize("step", [True, False])
+def test_a_bool_is_no_step(step):
+    """As a str or a float is not: a TypeError, not step 1 (or 0)."""
+    with pytest.raises(TypeError, match="step must be a whole number"):
+        kenken.render_svg(FOUR, step=step)
 
 
 def test_render_errors():

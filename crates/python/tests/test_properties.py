@@ -254,7 +254,8 @@ class Kind:
 
 
 def _is_int(v: Any) -> bool:
-    return isinstance(v, int)
+    # A bool is an int to Python, but no whole-number option takes one.
+    return isinstance(v, int) and not isinstance(v, bool)
 
 
 def _is_number(v: Any) -> bool:

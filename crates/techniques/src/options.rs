@@ -63,7 +63,9 @@ impl TechniqueKind {
     }
 
     /// The techniques of a list of ids, each of which may also hold several ids
-    /// separated by commas (as on the command line).
+    /// separated by commas (as on the command line). An empty id (`""`, or the
+    /// one after the comma of `"fish,"`) is refused like any unknown one; an
+    /// empty list names none.
     pub fn switchable_list(
         option: &'static str,
         ids: &[String],
@@ -71,7 +73,6 @@ impl TechniqueKind {
         ids.iter()
             .flat_map(|s| s.split(','))
             .map(str::trim)
-            .filter(|s| !s.is_empty())
             .map(|id| TechniqueKind::switchable(option, id))
             .collect()
     }

@@ -266,7 +266,10 @@ fn position(puzzle: &Puzzle, cells: &[Value]) -> Result<Position, ApiError> {
                     let mut digits = Digits::EMPTY;
                     for mark in marks {
                         let d = digit(mark).filter(|&d| d >= 1).ok_or_else(|| {
-                            wrong(format!("the pencil mark {mark} is not a digit of a {n}×{n} grid"))
+                            wrong(format!(
+                                "the pencil mark {} is not a digit of a {n}×{n} grid",
+                                shown(mark)
+                            ))
                         })? as Digit;
                         if digits.contains(d) {
                             return Err(wrong(format!("the pencil mark {d} is given twice")));
@@ -282,7 +285,10 @@ fn position(puzzle: &Puzzle, cells: &[Value]) -> Result<Position, ApiError> {
                 Value::Number(_) => match digit(cell) {
                     Some(0) => Ok(Written::Blank),
                     Some(d) => Ok(Written::Digit(d as Digit)),
-                    None => Err(wrong(format!("{cell} is not a digit of a {n}×{n} grid"))),
+                    None => Err(wrong(format!(
+                        "{} is not a digit of a {n}×{n} grid",
+                        shown(cell)
+                    ))),
                 },
                 other => Err(wrong(format!("{} is not a cell", kind(other)))),
             }
@@ -299,6 +305,18 @@ fn whole(value: &Value) -> Option<u64> {
             .filter(|f| f.fract() == 0.0 && (0.0..=9.0e15).contains(f))
             .map(|f| f as u64)
     })
+}
+
+/// A JSON value as an error message quotes it: a whole number read as a float
+/// (`-0`, `1e2`, `3.0`) as the whole number it is (`0`, `100`, `3`), anything
+/// else as JSON.
+fn shown(value: &Value) -> String {
+    match value.as_f64() {
+        Some(x) if value.is_f64() && x.fract() == 0.0 && x.abs() < 1e15 => {
+            format!("{}", x as i64)
+        }
+        _ => value.to_string(),
+    }
 }
 
 /// What kind of JSON value `value` is, in words.
@@ -387,8 +405,9 @@ impl Request {
             Some(Value::Bool(hide)) => *hide,
             Some(other) => {
                 return Err(ApiError::unprocessable(format!(
-                    "\"hide_ops\" must be true or false (true hides every cage's operation), not {other}"
-                )))
+                "\"hide_ops\" must be true or false (true hides every cage's operation), not {}",
+                shown(other)
+            )))
             }
         };
         Ok(Source {
@@ -405,7 +424,8 @@ impl Request {
             .and_then(|n| usize::try_from(n).ok())
             .ok_or_else(|| {
                 ApiError::unprocessable(format!(
-                    "\"n\" must be a whole number from 1 (the step to show), not {n}"
+                    "\"n\" must be a whole number from 1 (the step to show), not {}",
+                    shown(n)
                 ))
             })
     }
@@ -418,7 +438,8 @@ impl Request {
             .and_then(|k| usize::try_from(k).ok())
             .ok_or_else(|| {
                 ApiError::unprocessable(format!(
-                    "\"k\" must be a whole number from 1 (the proof to show), not {k}"
+                    "\"k\" must be a whole number from 1 (the proof to show), not {}",
+                    shown(k)
                 ))
             })
     }
@@ -442,7 +463,8 @@ impl Request {
             .find(|l| level.as_str() == Some(l.name()))
             .ok_or_else(|| {
                 ApiError::unprocessable(format!(
-                    "\"level\" must be one of \"nudge\", \"technique\", \"cells\", \"full\", not {level}"
+                    "\"level\" must be one of \"nudge\", \"technique\", \"cells\", \"full\", not {}",
+                    shown(level)
                 ))
             })
     }

@@ -6,7 +6,7 @@ use crate::server::State;
 use crate::{ApiError, MAX_BODY};
 use http_body_util::{BodyExt, Full, LengthLimitError, Limited};
 use hyper::body::{Body, Bytes, Frame, Incoming, SizeHint};
-use hyper::header::{HeaderMap, HeaderValue};
+use hyper::header::HeaderValue;
 use hyper::{Request, Response, StatusCode};
 use kenken_model::Limits;
 use serde_json::{json, Value};
@@ -15,6 +15,7 @@ use std::future::Future;
 use std::net::IpAddr;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::pin::Pin;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::task::{Context, Poll};
 use std::time::{Duration, Instant};
@@ -103,6 +104,8 @@ pub fn routes() -> impl Iterator<Item = (&'static str, Vec<&'static str>)> {
 pub(crate) struct Activity {
     now: Mutex<Now>,
     changed: Notify,
+    /// The connection opened with HTTP/2's preface.
+    http2: AtomicBool,
 }
 
 struct Now {
@@ -125,7 +128,17 @@ impl Activity {
                 unflushed: false,
             }),
             changed: Notify::new(),
+            http2: AtomicBool::new(false),
         }
+    }
+
+    /// The connection opened with HTTP/2's preface.
+    pub fn http2_preface(&self) {
+        self.http2.store(true, Ordering::Relaxed);
+    }
+
+    pub fn opened_with_http2(&self) -> bool {
+        self.http2.load(Ordering::Relaxed)
     }
 
     fn now(&self) -> MutexGuard<'_, Now> {
@@ -336,11 +349,8 @@ pub(crate) async fn handle(
 }
 
 async fn route(state: Arc<State>, request: Request<Incoming>) -> Reply {
-    if !host_allowed(&state, request.headers()) {
-        return Reply::error(&ApiError::new(
-            403,
-            "the Host header does not name this machine",
-        ));
+    if let Err(e) = host_allowed(&state, &request) {
+        return Reply::error(&e);
     }
     let path = request.uri().path();
     let Some(route) = ROUTES.iter().find(|r| r.path == path) else {
@@ -438,25 +448,47 @@ impl<F: Future<Output = Reply>> Future for CatchUnwind<F> {
     }
 }
 
-/// Whether the Host header names this machine, when it listens on a loopback
-/// address (a server told to listen elsewhere takes any name): `localhost`,
-/// `127.0.0.1`, `[::1]` or the address listened on, each alone or with the
-/// server's port. A request with no Host header (HTTP/1.0) is taken.
-fn host_allowed(state: &State, headers: &HeaderMap) -> bool {
-    let host = state.config.host;
-    if !host.is_loopback() {
-        return true;
-    }
+/// Whether a request names this machine: an HTTP/1.1 request must have one
+/// Host header (400 otherwise, as RFC 9112 says); when the server listens on a
+/// loopback address (a server told to listen elsewhere takes any name), its
+/// Host header and the host of an absolute-form target
+/// (`GET http://localhost:8080/api/ladder`) must each be `localhost`,
+/// `127.0.0.1`, `[::1]` or the address listened on, alone or with the
+/// server's port (403 otherwise). An HTTP/1.0 request with no Host header and
+/// an origin-form target (`GET /`) is taken.
+fn host_allowed(state: &State, request: &Request<Incoming>) -> Result<(), ApiError> {
+    let headers = request.headers();
     let mut values = headers.get_all(hyper::header::HOST).iter();
-    let Some(value) = values.next() else {
-        return true;
-    };
-    if values.next().is_some() {
-        return false;
+    let host = values.next();
+    if host.is_none() && request.version() >= hyper::Version::HTTP_11 {
+        return Err(ApiError::bad_request(
+            "an HTTP/1.1 request must have a Host header",
+        ));
     }
-    let Ok(value) = value.to_str() else {
-        return false;
-    };
+    if values.next().is_some() {
+        return Err(ApiError::bad_request("the request has two Host headers"));
+    }
+    if !state.config.host.is_loopback() {
+        return Ok(());
+    }
+    let not_here = |what: &str| ApiError::new(403, format!("{what} does not name this machine"));
+    if let Some(value) = host {
+        if !value.to_str().is_ok_and(|v| names_this_machine(state, v)) {
+            return Err(not_here("the Host header"));
+        }
+    }
+    if let Some(authority) = request.uri().authority() {
+        if !names_this_machine(state, authority.as_str()) {
+            return Err(not_here("the request's target"));
+        }
+    }
+    Ok(())
+}
+
+/// Whether `value` (a Host header, or the authority of a target) is
+/// `localhost`, `127.0.0.1`, `[::1]` or the address listened on, alone or with
+/// the server's port.
+fn names_this_machine(state: &State, value: &str) -> bool {
     let value = value.to_ascii_lowercase();
     let name = match value.rsplit_once(':') {
         // A port after the name (not the last group of a bare IPv6 address).
@@ -470,7 +502,7 @@ fn host_allowed(state: &State, headers: &HeaderMap) -> bool {
         }
         _ => value.as_str(),
     };
-    let listened = match host {
+    let listened = match state.config.host {
         IpAddr::V4(ip) => ip.to_string(),
         IpAddr::V6(ip) => format!("[{ip}]"),
     };
@@ -542,7 +574,8 @@ fn puzzles(state: &State, query: &str) -> Result<Value, ApiError> {
     let mut limit = None;
     for pair in query.split('&').filter(|p| !p.is_empty()) {
         let (key, value) = pair.split_once('=').unwrap_or((pair, ""));
-        let slot = match key {
+        let (key, value) = (query_text(key)?, query_text(value)?);
+        let slot = match key.as_str() {
             "offset" => &mut offset,
             "limit" => &mut limit,
             _ => {
@@ -554,7 +587,7 @@ fn puzzles(state: &State, query: &str) -> Result<Value, ApiError> {
         if slot.is_some() {
             return Err(ApiError::unprocessable(format!("{key} is given twice")));
         }
-        *slot = Some(count(value).ok_or_else(|| {
+        *slot = Some(count(&value).ok_or_else(|| {
             ApiError::unprocessable(format!(
                 "{key} must be a whole number from 0, not {value:?}"
             ))
@@ -585,6 +618,41 @@ fn puzzles(state: &State, query: &str) -> Result<Value, ApiError> {
     }))
 }
 
+/// A query's key or value decoded as a form writes it: `%31` is `1`, `+` a
+/// space; an escape that is not two hex digits, or bytes that are not UTF-8,
+/// get 422.
+fn query_text(part: &str) -> Result<String, ApiError> {
+    let bytes = part.as_bytes();
+    let mut decoded = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        match bytes[i] {
+            b'+' => decoded.push(b' '),
+            b'%' => {
+                let hex = bytes
+                    .get(i + 1..i + 3)
+                    .and_then(|h| std::str::from_utf8(h).ok())
+                    .and_then(|h| u8::from_str_radix(h, 16).ok())
+                    .filter(|_| bytes[i + 1].is_ascii_hexdigit())
+                    .ok_or_else(|| {
+                        ApiError::unprocessable(format!(
+                            "the query's {part:?} has a % that is not followed by two hex digits"
+                        ))
+                    })?;
+                decoded.push(hex);
+                i += 2;
+            }
+            b => decoded.push(b),
+        }
+        i += 1;
+    }
+    String::from_utf8(decoded).map_err(|_| {
+        ApiError::unprocessable(format!(
+            "the query's {part:?} does not decode to UTF-8 text"
+        ))
+    })
+}
+
 /// A query's whole number: decimal digits only, however many (past `usize`, the
 /// largest).
 fn count(text: &str) -> Option<usize> {
@@ -612,6 +680,17 @@ mod tests {
         assert_eq!(reply.status, 500);
         let doc: Value = serde_json::from_slice(&reply.body).unwrap();
         assert_eq!(doc["error"], "a bug in the grader: on purpose");
+    }
+
+    #[test]
+    fn queries_are_percent_decoded() {
+        assert_eq!(query_text("%31").unwrap(), "1");
+        assert_eq!(query_text("off%73et").unwrap(), "offset");
+        assert_eq!(query_text("1+2").unwrap(), "1 2");
+        assert_eq!(query_text("%E2%9C%93").unwrap(), "✓");
+        for bad in ["%", "%3", "%zz", "%+1", "%ff"] {
+            assert_eq!(query_text(bad).unwrap_err().status, 422, "{bad}");
+        }
     }
 
     #[test]

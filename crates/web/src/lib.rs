@@ -144,12 +144,27 @@ impl Config {
     /// This configuration giving clients `read_timeout` to send a request.
     pub fn with_read_timeout(self, read_timeout: Duration) -> Result<Config, ConfigError> {
         if !READ_TIMEOUTS.contains(&read_timeout) {
-            return Err(ConfigError::ReadTimeout(read_timeout));
+            return Err(ConfigError::ReadTimeout(read_timeout.as_secs_f64()));
         }
         Ok(Config {
             read_timeout,
             ..self
         })
+    }
+
+    /// This configuration giving clients `secs` seconds to send a request (a
+    /// number as a command line or a script gives it: anything outside
+    /// [`READ_TIMEOUTS`], zero, negatives, NaN and infinities included, is
+    /// refused with the same words).
+    pub fn with_read_timeout_secs(self, secs: f64) -> Result<Config, ConfigError> {
+        let (min, max) = (
+            READ_TIMEOUTS.start().as_secs_f64(),
+            READ_TIMEOUTS.end().as_secs_f64(),
+        );
+        if !(min..=max).contains(&secs) {
+            return Err(ConfigError::ReadTimeout(secs));
+        }
+        self.with_read_timeout(Duration::from_secs_f64(secs))
     }
 
     /// Whether every field is in its range.
@@ -175,14 +190,29 @@ fn check(
 }
 
 /// A [`Config`] field out of its range.
-#[derive(Debug, Error, Clone, PartialEq, Eq)]
+#[derive(Debug, Error, Clone, PartialEq)]
 pub enum ConfigError {
     #[error("the requests computed side by side must be from {min} to {max}, not {0}", min = THREADS.start(), max = THREADS.end())]
     Threads(usize),
     #[error("the connection cap must be from {min} to {max}, not {0}", min = CONNECTIONS.start(), max = CONNECTIONS.end())]
     Connections(usize),
-    #[error("the read timeout must be from {min} s to {max} s, not {secs} s", min = READ_TIMEOUTS.start().as_secs_f64(), max = READ_TIMEOUTS.end().as_secs_f64(), secs = .0.as_secs_f64())]
-    ReadTimeout(Duration),
+    /// In seconds.
+    #[error("the read timeout must be from {min} s to {max} s, not {secs}", min = READ_TIMEOUTS.start().as_secs_f64(), max = READ_TIMEOUTS.end().as_secs_f64(), secs = seconds_shown(*.0))]
+    ReadTimeout(f64),
+}
+
+/// A number of seconds as an error quotes it: `0.05 s`, `1e300 s`, `nan`,
+/// `-inf` (as the libraries' other options quote numbers).
+fn seconds_shown(secs: f64) -> String {
+    if secs.is_nan() {
+        "nan".to_string()
+    } else if secs.is_infinite() {
+        format!("{}inf", if secs < 0.0 { "-" } else { "" })
+    } else if secs != 0.0 && (secs.abs() >= 1e9 || secs.abs() < 1e-4) {
+        format!("{secs:e} s")
+    } else {
+        format!("{secs} s")
+    }
 }
 
 /// The puzzles of a file, to pick from.
@@ -326,6 +356,26 @@ mod tests {
             .clone()
             .with_read_timeout(Duration::from_millis(10))
             .is_err());
+        // Zero and a value below the range get the same words.
+        for (secs, shown) in [
+            (0.0, "0 s"),
+            (0.05, "0.05 s"),
+            (-1.0, "-1 s"),
+            (f64::NAN, "nan"),
+            (f64::INFINITY, "inf"),
+            (3601.0, "3601 s"),
+            (1e300, "1e300 s"),
+            (1e-9, "1e-9 s"),
+        ] {
+            assert_eq!(
+                config
+                    .clone()
+                    .with_read_timeout_secs(secs)
+                    .unwrap_err()
+                    .to_string(),
+                format!("the read timeout must be from 0.1 s to 3600 s, not {shown}")
+            );
+        }
         let config = config
             .with_connections(1000)
             .and_then(|c| c.with_read_timeout(Duration::from_secs(2)))

@@ -31,7 +31,12 @@ const REFUSING: usize = 256;
 /// The kernel's queue of connections not yet accepted.
 const BACKLOG: u32 = 1024;
 /// The largest request head (and read buffer) of a connection: past it, 431.
-const MAX_HEAD: usize = 16 * 1024;
+pub const MAX_HEAD: usize = 16 * 1024;
+/// The most header fields of a request head: past them, 431 (hyper's own
+/// default, named here so that the docs can say it).
+pub const MAX_HEADERS: usize = 100;
+/// What a client that speaks HTTP/2 from the start sends first (RFC 9113).
+const HTTP2_PREFACE: &[u8] = b"PRI * HTTP/2.0\r\n";
 /// How long a closing connection waits for the client to close its side, reading
 /// and dropping what it still sends (so that the answer is not lost to a reset).
 const LINGER: Duration = Duration::from_secs(2);
@@ -183,6 +188,7 @@ async fn serve(stream: TcpStream, state: Arc<State>, permit: OwnedSemaphorePermi
         stream: Some(stream),
         permit: Some(permit),
         activity: Arc::clone(&activity),
+        first: Vec::with_capacity(HTTP2_PREFACE.len()),
     };
     let service = {
         let activity = Arc::clone(&activity);
@@ -191,11 +197,25 @@ async fn serve(stream: TcpStream, state: Arc<State>, permit: OwnedSemaphorePermi
     };
     let mut conn = http1::Builder::new()
         .max_buf_size(MAX_HEAD)
+        .max_headers(MAX_HEADERS)
         .title_case_headers(true)
         .serve_connection(TokioIo::new(io), service);
     let silent = tokio::select! {
         biased;
-        _ = &mut conn => false,
+        ended = &mut conn => {
+            // hyper closes a connection that opens with HTTP/2's preface
+            // without a word: it gets the 400 of any other HTTP version.
+            if ended.is_err() && activity.opened_with_http2() {
+                let mut io = conn.into_parts().io.into_inner();
+                let answer = http::last_word(
+                    400,
+                    "this server speaks HTTP/1.1 only, not HTTP/2",
+                );
+                let _ = tokio::time::timeout(LAST_WORD, io.write_all(&answer)).await;
+                return;
+            }
+            false
+        }
         _ = activity.silent_for(state.config.read_timeout) => true,
     };
     if silent {
@@ -237,12 +257,15 @@ async fn linger(mut stream: TcpStream, permit: OwnedSemaphorePermit, wait: Durat
 }
 
 /// A connection's socket as hyper sees it: it tells [`Activity`] whether an
-/// answer is still being written, and when dropped it lingers (holding the
-/// connection's place under the cap until then).
+/// answer is still being written and how the connection opened, and when
+/// dropped it lingers (holding the connection's place under the cap until
+/// then).
 struct Connection {
     stream: Option<TcpStream>,
     permit: Option<OwnedSemaphorePermit>,
     activity: Arc<Activity>,
+    /// The connection's first bytes, up to the length of HTTP/2's preface.
+    first: Vec<u8>,
 }
 
 impl Connection {
@@ -269,7 +292,18 @@ impl AsyncRead for Connection {
         cx: &mut Context<'_>,
         buf: &mut ReadBuf<'_>,
     ) -> Poll<io::Result<()>> {
-        Pin::new(self.stream()?).poll_read(cx, buf)
+        let before = buf.filled().len();
+        let read = Pin::new(self.stream()?).poll_read(cx, buf);
+        let wanted = HTTP2_PREFACE.len() - self.first.len();
+        if wanted > 0 && matches!(read, Poll::Ready(Ok(()))) {
+            let new = &buf.filled()[before..];
+            let new = &new[..new.len().min(wanted)];
+            self.first.extend_from_slice(new);
+            if self.first == HTTP2_PREFACE {
+                self.activity.http2_preface();
+            }
+        }
+        read
     }
 }
 

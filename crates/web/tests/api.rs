@@ -404,6 +404,18 @@ fn malformed_puzzles_and_positions() {
         assert_eq!(r.status, 422, "{n}");
         assert!(r.error().starts_with("\"n\" must be a whole number from 1"));
     }
+    // A whole number written as a float is quoted as the number it is: `-0`
+    // (which JSON readers take as the float -0.0) is 0, `2e0` is 2.
+    for (n, shown) in [("-0", "0"), ("-0.0", "0"), ("-2e0", "-2"), ("1.5", "1.5")] {
+        let body = format!("{{\"puzzle\": \"{SIX}\", \"n\": {n}}}");
+        let r = post_raw(addr, "/api/step", "application/json", body.as_bytes());
+        assert_eq!(r.status, 422, "{n}");
+        assert_eq!(
+            r.error(),
+            format!("\"n\" must be a whole number from 1 (the step to show), not {shown}"),
+            "{n}"
+        );
+    }
     let r = post(addr, "/api/step", json!({"puzzle": SIX, "n": 10_000}));
     assert_eq!(r.status, 422);
     assert!(
@@ -655,6 +667,29 @@ fn the_file_of_puzzles() {
             422,
             "{query}"
         );
+    }
+    // Parameters are percent-decoded as a form writes them.
+    for query in ["offset=%31", "off%73et=1", "offset=1&limit=%32%30"] {
+        let list = get(addr, &format!("/api/puzzles?{query}")).json();
+        assert_eq!(list["items"][0]["number"], 2, "{query}");
+        assert_eq!(list["offset"], 1, "{query}");
+    }
+    for (query, error) in [
+        (
+            "offset=%zz",
+            "the query's \"%zz\" has a % that is not followed by two hex digits",
+        ),
+        (
+            "offset=%ff",
+            "the query's \"%ff\" does not decode to UTF-8 text",
+        ),
+        (
+            "offset=1+",
+            "offset must be a whole number from 0, not \"1 \"",
+        ),
+    ] {
+        let r = get(addr, &format!("/api/puzzles?{query}"));
+        assert_eq!((r.status, r.error().as_str()), (422, error), "{query}");
     }
     // Any whole number is taken (at most 1000 are listed).
     let all = get(addr, "/api/puzzles?offset=0&limit=99999999999999999999999").json();

@@ -85,6 +85,9 @@ pub enum Item {
         number: usize,
         at: Location,
     },
+    /// The `n`th item (1-based) of a library caller's sequence (see
+    /// [`entry_of_value`]).
+    Item(usize),
 }
 
 impl fmt::Display for Item {
@@ -97,6 +100,7 @@ impl fmt::Display for Item {
                 number,
                 at,
             } => write!(f, "element {number} of category {category:?} ({at})"),
+            Item::Item(number) => write!(f, "item {number}"),
         }
     }
 }
@@ -213,6 +217,22 @@ impl Entry {
     /// The puzzle string, unless the entry is not one.
     pub fn puzzle(&self) -> Option<&str> {
         self.problem.is_none().then_some(self.text.as_str())
+    }
+}
+
+/// The entry of one JSON value, the `index`th (1-based) of a sequence that a
+/// library caller holds (a Python list of puzzle strings and dicts): read as an
+/// element of a batch array is, a puzzle string or a `{"puzzle": …}` object with
+/// an optional `"hide_ops": true` (other keys are ignored), and anything else is
+/// an entry that is not a puzzle string, its problem naming `item {index}`.
+pub fn entry_of_value(index: usize, value: serde_json::Value) -> Entry {
+    let text = json::puzzle_of(value, Item::Item(index));
+    Entry {
+        index,
+        bytes: text.text.len() as u64,
+        text: text.text,
+        problem: text.problem,
+        hide_ops: text.hide_ops,
     }
 }
 

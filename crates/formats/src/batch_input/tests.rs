@@ -273,3 +273,32 @@ fn entry_puzzle() {
     let got = read(b"[1]").unwrap();
     assert_eq!(got[0].puzzle(), None);
 }
+
+#[test]
+fn a_library_callers_values_are_read_as_array_elements() {
+    use serde_json::json;
+    let four = "4:_a_5a_bac_a__,d2m12a5m8s2d2s1";
+    let e = entry_of_value(3, json!(four));
+    assert_eq!((e.index, e.text.as_str(), e.hide_ops), (3, four, false));
+    assert!(e.problem.is_none());
+    let e = entry_of_value(1, json!({"puzzle": four, "hide_ops": true, "id": 7}));
+    assert_eq!((e.text.as_str(), e.hide_ops), (four, true));
+    for (value, problem) in [
+        (
+            json!({"puzzle": four, "hide_ops": "yes"}),
+            "item 2 has a \"hide_ops\" that is not true or false",
+        ),
+        (
+            json!({"id": 7}),
+            "item 2 is an object without a \"puzzle\" string",
+        ),
+        (
+            json!(12),
+            "item 2 is not a puzzle string (nor an object with a \"puzzle\" string)",
+        ),
+    ] {
+        let e = entry_of_value(2, value);
+        assert_eq!(e.problem.unwrap().to_string(), problem);
+        assert!(!e.hide_ops);
+    }
+}

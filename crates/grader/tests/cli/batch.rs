@@ -656,3 +656,75 @@ fn timeout_also_bounds_the_solution_count() {
     assert_eq!(doc["step"], Value::Null);
     assert!(started.elapsed() < Duration::from_secs(60));
 }
+
+/// A puzzle graded with its operations hidden says so: `"hide_ops": true` in an
+/// NDJSON row (by `--hide-ops` or by its entry), a `Hide Ops` column after
+/// `Status` in a `--hide-ops` TSV run (and none otherwise, so today's columns
+/// stay as they are), and in the documents of `grade --json` and `solve --json`.
+#[test]
+fn rows_say_when_operations_were_hidden() {
+    let three = "3:_a_aa_aa,s1m3a6m6";
+    let entries = format!("\"{three}\"\n{{\"puzzle\": \"{three}\", \"hide_ops\": true}}\n");
+    let flagged = |rows: &str| -> Vec<Option<bool>> {
+        ndjson_rows(rows)
+            .iter()
+            .map(|r| r.get("hide_ops").map(|v| v.as_bool().unwrap()))
+            .collect()
+    };
+    for command in [&["batch"][..], &["solve", "--many"]] {
+        let run = |extra: &[&str]| {
+            let mut args = command.to_vec();
+            args.extend(["-", "--format"]);
+            args.extend(extra);
+            ok(grader_stdin(&args, &entries))
+        };
+        assert_eq!(
+            flagged(&run(&["ndjson"])),
+            [None, Some(true)],
+            "{command:?}"
+        );
+        assert_eq!(
+            flagged(&run(&["ndjson", "--hide-ops"])),
+            [Some(true), Some(true)],
+            "{command:?}"
+        );
+        // The field comes right after the puzzle.
+        let row = run(&["ndjson", "--hide-ops"]);
+        assert!(
+            row.starts_with(&format!(
+                "{{\"index\":1,\"puzzle\":\"{three}\",\"hide_ops\":true,"
+            )),
+            "{row}"
+        );
+        let plain = run(&["tsv"]);
+        assert!(
+            plain.lines().next().unwrap().ends_with("\tStatus"),
+            "{plain}"
+        );
+        assert!(plain.lines().all(|l| !l.contains("Hide")), "{plain}");
+        let hidden = run(&["tsv", "--hide-ops"]);
+        let lines: Vec<&str> = hidden.lines().collect();
+        assert!(lines[0].ends_with("\tStatus\tHide Ops"), "{hidden}");
+        let width = lines[0].split('\t').count();
+        for line in &lines[1..] {
+            assert_eq!(line.split('\t').count(), width, "{line}");
+            assert!(line.ends_with("\t1"), "{line}");
+        }
+        // The columns before it are the plain run's.
+        assert_eq!(lines[0].strip_suffix("\tHide Ops"), plain.lines().next());
+    }
+    for command in [
+        &["grade", "--json"][..],
+        &["grade", "--json", "--hint"],
+        &["solve", "--json"],
+    ] {
+        let doc = |extra: &[&str]| -> Value {
+            let mut args = command.to_vec();
+            args.push(three);
+            args.extend(extra);
+            serde_json::from_str(&ok(grader(&args))).unwrap()
+        };
+        assert_eq!(doc(&["--hide-ops"])["hide_ops"], true, "{command:?}");
+        assert!(doc(&[]).get("hide_ops").is_none(), "{command:?}");
+    }
+}

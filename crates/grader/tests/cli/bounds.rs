@@ -135,3 +135,69 @@ fn a_hidden_operation_nine_by_nine_ends_at_its_timeout_and_memory_limit() {
         "{row}"
     );
 }
+
+/// On a busy machine a row ends later than its timeout by about as long as its
+/// thread waits for a core (docs/cli.md, "Bounds"): the heaviest pathological
+/// puzzles through `batch --timeout 0.5 --jobs 2` with four busy threads beside
+/// the batch's two, on however many cores, each row within a second of the
+/// timeout.
+#[test]
+fn rows_end_soon_after_the_timeout_with_the_cores_busy() {
+    use std::sync::atomic::{AtomicBool, Ordering};
+    use std::sync::Arc;
+
+    const BUSY_TIMEOUT: f64 = 0.5;
+    const BUSY_GRACE: f64 = 1.0;
+    let text = std::fs::read_to_string(pathological()).unwrap();
+    let puzzles: Vec<String> = serde_json::from_str(&text).unwrap();
+    // The ones that run into the timeout (whole-line cages, 16×16 giants).
+    let heavy: Vec<&String> = [4, 6, 7, 9, 19, 22, 35, 37]
+        .iter()
+        .map(|&n| &puzzles[n - 1])
+        .collect();
+    let input = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("cli-busy-bounds.json");
+    std::fs::write(&input, serde_json::to_string(&heavy).unwrap()).unwrap();
+
+    let stop = Arc::new(AtomicBool::new(false));
+    let spinners: Vec<_> = (0..4)
+        .map(|_| {
+            let stop = Arc::clone(&stop);
+            std::thread::spawn(move || {
+                let mut n = 0u64;
+                while !stop.load(Ordering::Relaxed) {
+                    n = std::hint::black_box(n.wrapping_mul(31).wrapping_add(7));
+                }
+                n
+            })
+        })
+        .collect();
+    let output = Command::new(GRADER)
+        .args(["batch", "--format", "ndjson", "--times", "--jobs", "2"])
+        .args(["--timeout", &BUSY_TIMEOUT.to_string()])
+        .arg(&input)
+        .output()
+        .expect("cannot run the grader");
+    stop.store(true, Ordering::Relaxed);
+    for spinner in spinners {
+        spinner.join().unwrap();
+    }
+
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    let out = stdout(&output);
+    let rows: Vec<Value> = out
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(rows.len(), heavy.len(), "{out}");
+    let timed_out = rows.iter().filter(|r| r["status"] == "timeout").count();
+    assert!(timed_out >= heavy.len() / 2, "{out}");
+    for row in &rows {
+        let ms = row["ms"].as_f64().unwrap();
+        assert!(
+            ms <= (BUSY_TIMEOUT + BUSY_GRACE) * 1e3,
+            "puzzle {} took {ms} ms ({})",
+            row["index"],
+            row["status"]
+        );
+    }
+}

@@ -83,6 +83,12 @@ fn output_that_cannot_be_written_exits_1() {
         vec!["batch", file],
         vec!["solve", "--many", file],
         vec!["techniques"],
+        vec!["--help"],
+        vec!["-h"],
+        vec!["--version"],
+        vec!["batch", "--help"],
+        vec!["solve", "-h"],
+        vec!["help", "batch"],
     ] {
         let full = Stdio::from(File::options().write(true).open("/dev/full").unwrap());
         let o = run(&args, Stdio::null(), full);

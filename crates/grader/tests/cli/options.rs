@@ -50,6 +50,7 @@ fn refused() -> Vec<(Vec<&'static str>, &'static str)> {
     }
     for (flag, value) in [
         ("--count", "-1"),
+        ("--count", "0"),
         ("--max-tries", "0"),
         ("--steps", "0"),
         ("--steps", "-5"),

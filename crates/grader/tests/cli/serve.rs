@@ -118,11 +118,22 @@ fn a_bad_file_address_or_limit_is_refused() {
     );
     let err = bad_input(grader(&["serve", "--port", "0", "--threads", "65"]));
     assert!(err.contains("--threads: "), "{err}");
-    let err = bad_input(grader(&["serve", "--port", "0", "--read-timeout", "0.01"]));
-    assert!(
-        err.contains("--read-timeout: the read timeout must be from 0.1 s to 3600 s"),
-        "{err}"
-    );
+    // Every value out of range gets the same words, zero and NaN included.
+    for (value, shown) in [
+        ("0.01", "0.01 s"),
+        ("0.05", "0.05 s"),
+        ("0", "0 s"),
+        ("-1", "-1 s"),
+        ("nan", "nan"),
+        ("1e300", "1e300 s"),
+    ] {
+        let err = bad_input(grader(&["serve", "--port", "0", "--read-timeout", value]));
+        assert_eq!(
+            err,
+            format!("grader serve: error: --read-timeout: the read timeout must be from 0.1 s to 3600 s, not {shown}\n"),
+            "{value}"
+        );
+    }
 }
 
 /// A field of `/proc/PID/status`, in KiB.

@@ -26,6 +26,7 @@ from .errors import (
     KenkenError,
     KenkenWarning,
     OptionsError,
+    OutputError,
     RenderError,
 )
 from ._kenken import (

@@ -7,13 +7,21 @@ __version__: str
 
 Mode = Literal["n", "c", "b"]
 GradeRow = dict[str, Any]
-"""A ``grader batch --format ndjson`` row: ``index``, ``puzzle``, ``status``,
+"""A ``grader batch --format ndjson`` row: ``index``, ``puzzle``, ``hide_ops``
+(True, when the puzzle was graded with its operations hidden), ``status``,
 ``success``; ``max``, ``total``, ``steps`` (modes n, b); ``depth``, ``cc_steps``
 (modes c, b); ``ms`` (``times=True``); ``error`` (when there is one)."""
 
 class Cage:
     """One cage of a puzzle; equal to another (and hashed alike) when its op,
-    clue and cells are the same."""
+    clue and cells are the same; pickled and copied as its four fields."""
+
+    def __init__(
+        self, op: Optional[str], clue: int, cells: list[str], positions: list[tuple[int, int]]
+    ) -> None: ...
+    def __reduce__(
+        self,
+    ) -> tuple[type[Cage], tuple[Optional[str], int, list[str], list[tuple[int, int]]]]: ...
 
     op: Optional[str]
     """``+``, ``-``, ``*``, ``/``, or ``!`` for a single given cell; None when the
@@ -65,7 +73,8 @@ class Puzzle:
 PuzzleLike = Union[str, Puzzle]
 
 class RowStream(Iterator[GradeRow]):
-    """The rows of :func:`grade_many`, graded a chunk of the input at a time."""
+    """The rows of :func:`grade_many`, graded a chunk of the input at a time;
+    threads may share it (each row goes to one of them)."""
 
     def __iter__(self) -> RowStream: ...
     def __next__(self) -> GradeRow: ...
@@ -106,7 +115,8 @@ def grade_many(
     times: bool = False,
     hide_ops: bool = False,
 ) -> RowStream:
-    """Grades an iterable of puzzles in parallel; rows in input order."""
+    """Grades an iterable of puzzles (strs, Puzzles, dicts ``{"puzzle": ...,
+    "hide_ops": True}``) in parallel; rows in input order."""
 
 def solve(
     puzzle: PuzzleLike, *, timeout: Optional[float] = None, hide_ops: bool = False
@@ -127,7 +137,8 @@ def steps(
 ) -> list[dict[str, Any]]:
     """The step log as ``grader grade --json`` gives it: ``technique``, ``name``,
     ``rating``, ``text``, ``placements``, ``eliminations``, ``combinations``,
-    ``proof`` (why each removal holds) and ``explanation`` per step."""
+    ``proof`` (why each removal holds) and ``explanation`` per step; past a limit
+    (``timeout``, ``max_memory``, ``max_work``), the steps found before it."""
 
 def generate(
     size: int,
@@ -179,8 +190,8 @@ class _BatchReader:
     def read(self) -> int: ...
 
 def _check_grade_options(**options: Any) -> None: ...
-def _grade_shard(shard: bytes, **options: Any) -> dict[str, Any]: ...
-def _tsv_header(mode: str, times: bool = False) -> str: ...
+def _grade_shard(shard: bytes, *, hide_ops_column: bool = False, **options: Any) -> dict[str, Any]: ...
+def _tsv_header(mode: str, times: bool = False, hide_ops: bool = False) -> str: ...
 def _summary(tallies: list[str], mode: str) -> str: ...
 def _check_generation(format: str, size: int, min: float, max: Optional[float] = None, **ask: Any) -> None: ...
 def _attempt_range(start: int, end: int, seed: int, **options: Any) -> dict[str, Any]: ...

@@ -34,6 +34,11 @@ class BatchInputError(KenkenError, OSError):
     """A batch input that cannot be used: missing, a directory, not text, ..."""
 
 
+class OutputError(KenkenError, OSError):
+    """An output file that cannot be written: its folder is missing, it is a
+    directory, it cannot be created there. Raised before any work starts."""
+
+
 class IncompleteError(KenkenError):
     """A generation run stopped (``max_tries``, ``timeout``) before ``count``
     puzzles were found. ``puzzles`` holds the rows found, ``tried`` the attempts
@@ -59,6 +64,7 @@ __all__ = [
     "GenerateError",
     "RenderError",
     "BatchInputError",
+    "OutputError",
     "IncompleteError",
     "KenkenWarning",
 ]

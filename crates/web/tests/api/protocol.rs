@@ -56,6 +56,64 @@ fn only_this_machines_names_pass_the_host_check() {
 }
 
 #[test]
+fn the_host_of_an_absolute_form_target_passes_the_same_check() {
+    let addr = server();
+    let port = addr.port();
+    let with_target = |target: &str| {
+        send(
+            addr,
+            &format!(
+                "GET {target} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nConnection: close\r\n\r\n"
+            ),
+            b"",
+        )
+    };
+    for target in [
+        format!("http://127.0.0.1:{port}/api/ladder"),
+        "http://localhost/api/ladder".to_string(),
+        format!("http://[::1]:{port}/api/ladder"),
+    ] {
+        assert_eq!(with_target(&target).status, 200, "{target}");
+    }
+    for target in [
+        "http://evil.example/api/ladder".to_string(),
+        format!("http://evil.example:{port}/api/ladder"),
+        "http://127.0.0.1.evil.com/api/ladder".to_string(),
+        format!("http://user@localhost:{port}/api/ladder"),
+        format!("http://127.0.0.1:{}/api/ladder", port.wrapping_add(1)),
+    ] {
+        let r = with_target(&target);
+        assert_eq!(r.status, 403, "{target}");
+        assert_eq!(r.error(), "the request's target does not name this machine");
+    }
+}
+
+#[test]
+fn an_http_1_1_request_without_a_host_gets_400() {
+    let addr = server();
+    let r = send(
+        addr,
+        "GET /api/ladder HTTP/1.1\r\nConnection: close\r\n\r\n",
+        b"",
+    );
+    assert_eq!(r.status, 400);
+    assert_eq!(r.error(), "an HTTP/1.1 request must have a Host header");
+    // Nor does a target in absolute form stand for it.
+    let r = send(
+        addr,
+        &format!(
+            "GET http://127.0.0.1:{}/api/ladder HTTP/1.1\r\nConnection: close\r\n\r\n",
+            addr.port()
+        ),
+        b"",
+    );
+    assert_eq!(r.status, 400);
+    // HTTP/1.0 had no Host header: taken without one.
+    let r = send(addr, "GET /api/ladder HTTP/1.0\r\n\r\n", b"");
+    assert_eq!(r.status, 200);
+}
+
+#[test]
 fn the_address_listened_on_passes_the_host_check() {
     // A loopback address other than 127.0.0.1, given as --host is.
     let Ok(server) = Server::bind(Config {
@@ -90,6 +148,25 @@ fn other_http_versions_are_refused_at_once() {
         let closed = r.closed.expect("the connection is closed");
         assert!(closed < Duration::from_secs(1), "{request:?}: {closed:?}");
     }
+}
+
+#[test]
+fn the_http2_preface_gets_400_and_is_closed() {
+    let addr = server();
+    let r = exchange(
+        addr,
+        b"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n",
+        Duration::from_secs(5),
+    );
+    assert_eq!(r.statuses(), [400], "{:?}", r.text);
+    assert!(
+        r.text
+            .ends_with("{\"error\":\"this server speaks HTTP/1.1 only, not HTTP/2\"}"),
+        "{:?}",
+        r.text
+    );
+    let closed = r.closed.expect("the connection is closed");
+    assert!(closed < Duration::from_secs(1), "{closed:?}");
 }
 
 #[test]
@@ -180,13 +257,41 @@ fn a_body_cut_short_gets_400() {
 #[test]
 fn a_head_larger_than_16_kib_gets_431() {
     let addr = server();
-    let request = format!(
-        "GET / HTTP/1.1\r\nHost: 127.0.0.1:{}\r\nX-Padding: {}\r\n\r\n",
-        addr.port(),
-        "x".repeat(20_000)
-    );
-    let r = exchange(addr, request.as_bytes(), Duration::from_secs(5));
-    assert_eq!(r.statuses(), [431], "{}", &r.text[..r.text.len().min(200)]);
+    let head_of = |bytes: usize| {
+        let start = format!(
+            "GET / HTTP/1.1\r\nHost: 127.0.0.1:{}\r\nConnection: close\r\nX-Padding: ",
+            addr.port()
+        );
+        let head = format!("{start}{}\r\n\r\n", "x".repeat(bytes - start.len() - 4));
+        assert_eq!(head.len(), bytes);
+        head
+    };
+    // The size docs/web.md names, to the byte.
+    for (bytes, status) in [(16_384, 200), (16_385, 431), (20_000, 431)] {
+        let r = exchange(addr, head_of(bytes).as_bytes(), Duration::from_secs(5));
+        let first = r.statuses().first().copied();
+        assert_eq!(
+            first,
+            Some(status),
+            "{bytes} bytes: {}",
+            &r.text[..r.text.len().min(200)]
+        );
+    }
+    // And the header fields: 100, not 101.
+    let fields = |n: usize| {
+        let mut head = format!(
+            "GET / HTTP/1.1\r\nHost: 127.0.0.1:{}\r\nConnection: close\r\n",
+            addr.port()
+        );
+        for i in 2..n {
+            head.push_str(&format!("X-{i}: y\r\n"));
+        }
+        head + "\r\n"
+    };
+    for (n, status) in [(100, 200), (101, 431)] {
+        let r = exchange(addr, fields(n).as_bytes(), Duration::from_secs(5));
+        assert_eq!(r.statuses().first().copied(), Some(status), "{n} fields");
+    }
 }
 
 #[test]

@@ -39,14 +39,16 @@ import logging
 import numbers
 import os
 import secrets
+import signal
 import stat
 import sys
+import threading
 import time
 from dataclasses import dataclass, field
 from typing import IO, Any, Callable, Iterator, Optional, Sequence
 
 from .. import _kenken
-from ..errors import OptionsError
+from ..errors import OptionsError, OutputError
 
 #: Puzzles per grading task: large enough that a task's overhead (scheduling,
 #: transfer, and the client's and scheduler's CPU, which share the cores with the
@@ -103,14 +105,35 @@ def connect(
     n = workers or os.cpu_count() or 1
     # No dashboard, so no use for the workers' statistical profiler, which
     # samples the task thread every 10 ms.
-    with dask.config.set({"distributed.worker.profile.enabled": False}), LocalCluster(
-        n_workers=n,
-        threads_per_worker=1,
-        processes=True,
-        dashboard_address=None,
-        silence_logs=logging.ERROR,
-    ) as cluster, Client(cluster) as c:
-        yield c
+    with dask.config.set({"distributed.worker.profile.enabled": False}):
+        with _children_ignore_ctrl_c():
+            cluster = LocalCluster(
+                n_workers=n,
+                threads_per_worker=1,
+                processes=True,
+                dashboard_address=None,
+                silence_logs=logging.ERROR,
+            )
+        with cluster, Client(cluster) as c:
+            yield c
+
+
+@contextlib.contextmanager
+def _children_ignore_ctrl_c() -> Iterator[None]:
+    """SIGINT ignored while the LocalCluster starts its worker processes, which
+    keep ignoring it (an ignored signal stays ignored in a new program, and
+    Python then installs no handler of its own): Ctrl-C in a terminal reaches
+    the whole process group, and only the client should answer it, in one line,
+    closing the workers itself. (Signal handlers belong to the main thread:
+    elsewhere nothing is changed.)"""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
 
 
 def _threads(client: Any) -> int:
@@ -122,18 +145,32 @@ def _open_output(path: Optional[str]) -> Iterator[IO[bytes]]:
     """Standard output (``None`` or ``"-"``), or the file ``path`` written under a
     temporary name in its directory and renamed to ``path`` when the run is over,
     so that ``path`` holds a whole run's output or is left as it was: when the
-    run fails the temporary file is removed. Something that is not a regular file
-    (``/dev/null``, a pipe) is written as it is."""
+    run fails (an exception, KeyboardInterrupt included) the temporary file is
+    removed. Something that is not a regular file (``/dev/null``, a pipe) is
+    written as it is. Opened before a run starts any cluster: a path that cannot
+    be written (a missing folder, a directory) is an :class:`OutputError` naming
+    it."""
     if path is None or path == "-":
         yield sys.stdout.buffer
         return
     target = os.path.realpath(path)
+    if os.path.isdir(target):
+        raise OutputError(f"cannot write {path}: it is a directory")
     if os.path.exists(target) and not os.path.isfile(target):
-        with open(path, "wb") as out:
+        try:
+            out = open(path, "wb")
+        except OSError as e:
+            raise OutputError(f"cannot write {path}: {e.strerror}") from e
+        with out:
             yield out
         return
     directory, name = os.path.split(target)
-    fd, partial = _create_partial(directory, name)
+    if not os.path.isdir(directory):
+        raise OutputError(f"cannot write {path}: there is no folder {os.path.dirname(path) or directory}")
+    try:
+        fd, partial = _create_partial(directory, name)
+    except OSError as e:
+        raise OutputError(f"cannot write {path}: {e.strerror}") from e
     try:
         with os.fdopen(fd, "wb") as out:
             yield out
@@ -386,16 +423,16 @@ def grade(
     )
     _kenken._check_grade_options(**ladder)
     reader = _kenken._BatchReader(input, hide_ops=hide_ops)
-    options = dict(ladder, format=format, times=times, jobs=1)
+    options = dict(ladder, format=format, times=times, hide_ops_column=hide_ops, jobs=1)
     messages = messages or sys.stderr
     report = GradeReport()
     tallies: list[str] = []
     started = time.monotonic()
     progress = _Progress("puzzles", quiet)
     try:
-        with connect(scheduler, workers, client) as c, _open_output(output) as out:
+        with _open_output(output) as out, connect(scheduler, workers, client) as c:
             if format == "tsv":
-                out.write(_kenken._tsv_header(mode, times).encode())
+                out.write(_kenken._tsv_header(mode, times, hide_ops).encode())
             window = IN_FLIGHT_PER_THREAD * _threads(c) + 1
             pending = _InFlight()
             exhausted = False
@@ -521,12 +558,10 @@ def generate(
         seed = time.time_ns() % (1 << 64)
     ask["format"] = format
     report = GenerateReport(seed=seed)
-    if count == 0:
-        return report
     started = time.monotonic()
     deadline = None if timeout is None else time.time() + timeout
     progress = _Progress("attempts", quiet)
-    with connect(scheduler, workers, client) as c, _open_output(output) as out:
+    with _open_output(output) as out, connect(scheduler, workers, client) as c:
         window = IN_FLIGHT_PER_THREAD * _threads(c) + 1
         pending = _InFlight()
         seen: set[str] = set()

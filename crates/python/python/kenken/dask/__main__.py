@@ -5,25 +5,48 @@ generate`` on a Dask cluster (a LocalCluster on this machine unless
 from __future__ import annotations
 
 import argparse
+import logging
+import signal
 import sys
-from typing import Optional, Sequence
+import threading
+import warnings
+from typing import Any, Optional, Sequence
 
-from ..errors import KenkenError
+from ..errors import KenkenError, OutputError
 from . import DEFAULT_ATTEMPTS_PER_TASK, DEFAULT_SHARD_SIZE, attempts_text, band, closest_text, generate, grade
 
 PROG = "python -m kenken.dask"
 
 
 def _ids(values: Optional[list[str]]) -> list[str]:
-    """Technique ids, repeated or separated by commas."""
-    return [t.strip() for v in values or [] for t in v.split(",") if t.strip()]
+    """Technique ids, repeated or separated by commas (an empty one is kept, for
+    the library to refuse as ``grader`` refuses it)."""
+    return [t.strip() for v in values or [] for t in v.split(",")]
+
+
+def _whole(text: str) -> int:
+    """A whole number (``1e9`` and ``2.5`` are not)."""
+    try:
+        return int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"must be a whole number, not {text!r}") from None
 
 
 def _positive(text: str) -> int:
-    n = int(text)
+    try:
+        n = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"must be a whole number from 1, not {text!r}") from None
     if n < 1:
-        raise argparse.ArgumentTypeError(f"must be at least 1, not {n}")
+        raise argparse.ArgumentTypeError(f"must be a whole number from 1, not {n}")
     return n
+
+
+def _number(text: str) -> float:
+    try:
+        return float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"must be a number, not {text!r}") from None
 
 
 def _cage_sizes(text: str) -> tuple[int, int]:
@@ -72,10 +95,10 @@ def parser() -> argparse.ArgumentParser:
                    help="switch a technique off (repeat, or separate ids with commas)")
     g.add_argument("--enable", action="append", metavar="TECHNIQUE",
                    help="switch on a technique that is off by default")
-    g.add_argument("--max-depth", type=int, default=8, metavar="N")
-    g.add_argument("--timeout", type=float, metavar="SECONDS", help="per puzzle")
+    g.add_argument("--max-depth", type=_whole, default=8, metavar="N")
+    g.add_argument("--timeout", type=_number, metavar="SECONDS", help="per puzzle")
     g.add_argument("--max-memory", default="512M", metavar="SIZE")
-    g.add_argument("--max-work", type=int, metavar="CHECKS")
+    g.add_argument("--max-work", type=_whole, metavar="CHECKS")
     g.add_argument("--hide-ops", action="store_true",
                    help="grade every puzzle with its operations hidden (a cage shows only its "
                    "number); an entry {\"puzzle\": …, \"hide_ops\": true} asks for it alone")
@@ -95,26 +118,26 @@ def parser() -> argparse.ArgumentParser:
         "--max-tries or --timeout stops the run first.",
     )
     n.add_argument("-o", "--output", metavar="OUT", help="the output file (default: standard output)")
-    n.add_argument("--size", type=int, required=True, metavar="N")
-    n.add_argument("--min", type=float, required=True, metavar="RATING")
-    n.add_argument("--max", type=float, metavar="RATING")
-    n.add_argument("--count", type=int, default=1, metavar="K")
-    n.add_argument("--seed", type=int, metavar="S")
+    n.add_argument("--size", type=_whole, required=True, metavar="N")
+    n.add_argument("--min", type=_number, required=True, metavar="RATING")
+    n.add_argument("--max", type=_number, metavar="RATING")
+    n.add_argument("--count", type=_whole, default=1, metavar="K")
+    n.add_argument("--seed", type=_whole, metavar="S")
     n.add_argument("--format", choices=["ndjson", "tatham", "k6c", "d6c", "text"], default="ndjson")
     n.add_argument("--ops", default="+-*/")
     n.add_argument("--strict", action="store_true")
     n.add_argument("--cage-sizes", type=_cage_sizes, default=(2, 5), metavar="LO-HI")
-    n.add_argument("--max-givens", type=int, default=1, metavar="N")
-    n.add_argument("--max-mean-cage", type=float, default=2.4, metavar="CELLS")
+    n.add_argument("--max-givens", type=_whole, default=1, metavar="N")
+    n.add_argument("--max-mean-cage", type=_number, default=2.4, metavar="CELLS")
     n.add_argument("--kendoku", action="store_true")
     n.add_argument("--hide-ops", action="store_true",
                    help="puzzles unique with every operation hidden, in the text format")
     n.add_argument("--require", action="append", metavar="TECHNIQUE")
     n.add_argument("--forbid", action="append", metavar="TECHNIQUE")
-    n.add_argument("--max-depth", type=int, metavar="N")
-    n.add_argument("--max-tries", type=int, default=10_000, metavar="N")
-    n.add_argument("--steps", type=int, metavar="N")
-    n.add_argument("--timeout", type=float, metavar="SECONDS")
+    n.add_argument("--max-depth", type=_whole, metavar="N")
+    n.add_argument("--max-tries", type=_whole, default=10_000, metavar="N")
+    n.add_argument("--steps", type=_whole, metavar="N")
+    n.add_argument("--timeout", type=_number, metavar="SECONDS")
     n.add_argument("--quiet", action="store_true")
     n.add_argument("--attempts-per-task", type=_positive, default=DEFAULT_ATTEMPTS_PER_TASK,
                    metavar="N", help=f"default {DEFAULT_ATTEMPTS_PER_TASK}")
@@ -213,18 +236,54 @@ def run_generate(a: argparse.Namespace) -> int:
     return report.exit_code
 
 
+class _Terminated(BaseException):
+    """SIGTERM, raised in the main thread as SIGINT raises KeyboardInterrupt, so
+    that a run stopped either way cleans up the same (the output's temporary
+    file removed, the cluster closed)."""
+
+
+def _stopped(signum: int, frame: Any) -> None:
+    """SIGINT or SIGTERM: the run unwinds (its output's temporary file removed,
+    the cluster closed) and says so in one line; what Dask would log about the
+    connections and tasks it drops meanwhile is no news to the user."""
+    for name in ("distributed", "tornado", "asyncio"):
+        logging.getLogger(name).setLevel(logging.CRITICAL + 1)
+    warnings.simplefilter("ignore")
+    sys.unraisablehook = lambda unraisable: None
+    if signum == signal.SIGINT:
+        raise KeyboardInterrupt()
+    raise _Terminated()
+
+
 def main(argv: Optional[Sequence[str]] = None) -> int:
     a = parser().parse_args(argv)
+    # Signal handlers belong to the main thread (main() may be called elsewhere).
+    handled = threading.current_thread() is threading.main_thread()
+    previous = {}
+    if handled:
+        for signum in (signal.SIGINT, signal.SIGTERM):
+            previous[signum] = signal.signal(signum, _stopped)
     try:
         return run_grade(a) if a.command == "grade" else run_generate(a)
+    except OutputError as e:
+        print(f"{PROG} {a.command}: error: {e}", file=sys.stderr)
+        return 1
     except KenkenError as e:
         print(f"{PROG} {a.command}: error: {e}", file=sys.stderr)
         return 2
     except BrokenPipeError:
         return 1
+    except (KeyboardInterrupt, _Terminated) as e:
+        # One line, as grader says it (128 + the signal's number).
+        name, code = ("SIGINT", 130) if isinstance(e, KeyboardInterrupt) else ("SIGTERM", 143)
+        print(f"{PROG} {a.command}: stopped by {name}", file=sys.stderr)
+        return code
     except Exception as e:  # a bug, or the cluster failed: one line, as grader says it
         print(f"{PROG} {a.command}: error: {e}", file=sys.stderr)
         return 1
+    finally:
+        for signum, handler in previous.items():
+            signal.signal(signum, handler)
 
 
 if __name__ == "__main__":
