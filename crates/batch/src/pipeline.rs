@@ -261,8 +261,9 @@ pub fn work_chunk<W: Work>(
     pool.install(|| work_chunk_here(chunk, work, times, progress))
 }
 
-/// [`work_chunk`] on the current rayon pool.
-fn work_chunk_here<W: Work>(
+/// [`work_chunk`] on the current rayon pool (in WebAssembly, rayon's pool of
+/// the calling thread alone).
+pub fn work_chunk_here<W: Work>(
     chunk: &[Job],
     work: &W,
     times: bool,

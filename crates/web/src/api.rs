@@ -103,7 +103,8 @@ pub fn post_route(path: &str) -> Option<Answer> {
 }
 
 /// `POST /api/load {"puzzle"}`: the puzzle read, its rating, its step log (texts),
-/// the empty board and, for K6C/D6C, the position it carries; the puzzle as a
+/// the empty board, the cells' names (`A1`, in reading order) and, for K6C/D6C,
+/// the position it carries; the puzzle as a
 /// Tatham ID and in the text format (only the text format shows a hidden
 /// operation).
 pub fn load(call: Call<'_>, body: Value) -> Result<Value, ApiError> {
@@ -169,6 +170,7 @@ pub fn load(call: Call<'_>, body: Value) -> Result<Value, ApiError> {
         "hardest": hardest,
         "steps": steps,
         "walk_end": loaded.walk_end,
+        "cell_names": puzzle.size().cells().map(|c| puzzle.size().cell_label(c)).collect::<Vec<String>>(),
         "frame": FrameJson::from(picture.grid_frame()),
         "svg": picture.svg(),
         "progress": progress,
