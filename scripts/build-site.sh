@@ -29,5 +29,8 @@ if ! grep -q '<meta name="kenken-backend" content="worker">' "$dir/index.html"; 
 fi
 cp crates/web/assets/app.js crates/wasm/js/worker.js crates/wasm/js/kenken.js "$dir/"
 cp "$built/kenken_wasm.js" "$built/kenken_wasm_bg.wasm" "$dir/"
-size=$(cat "$dir"/*.js "$dir"/*.wasm "$dir"/*.html | gzip -9 | wc -c)
-echo "build-site: wrote $dir ($((size / 1024)) KiB gzipped)" >&2
+size=0
+for file in "$dir"/*.html "$dir"/*.js "$dir"/*.wasm; do
+  size=$((size + $(gzip -9 -c "$file" | wc -c)))
+done
+echo "build-site: wrote $dir ($((size / 1024)) KiB, each file gzipped)" >&2

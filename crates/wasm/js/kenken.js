@@ -312,6 +312,11 @@ export function techniques() {
   return JSON.parse(call("techniques"));
 }
 
+/** Panics inside the engine: for the package's tests of how a bug is reported. */
+export function _panicForTest(message) {
+  call("panic_for_test", message);
+}
+
 /** The package's version. */
 export const version = firstEngine.version();
 

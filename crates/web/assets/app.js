@@ -320,9 +320,10 @@ function cellShape(index, tag, cls) {
     shape.setAttribute("width", f.cell - 2 * inset);
     shape.setAttribute("height", f.cell - 2 * inset);
   } else {
-    // A cross from corner to corner, inset: an entry found wrong.
-    const a = f.cell / 6, b = f.cell - a;
-    shape.setAttribute("d", `M${x + a} ${y + a}L${x + b} ${y + b}M${x + b} ${y + a}L${x + a} ${y + b}`);
+    // A cross in the top right corner (the clue is in the top left): an entry
+    // found wrong.
+    const left = x + 0.66 * f.cell, right = x + 0.84 * f.cell, top = y + 0.16 * f.cell, bottom = y + 0.34 * f.cell;
+    shape.setAttribute("d", `M${left} ${top}L${right} ${bottom}M${right} ${top}L${left} ${bottom}`);
   }
   return shape;
 }
