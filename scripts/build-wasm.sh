@@ -6,16 +6,18 @@
 #
 # It installs what it needs first: the wasm32-unknown-unknown target (rustup),
 # and wasm-bindgen-cli at exactly the version crates/wasm pins, built from the
-# crate registry into target/tools/ (a few minutes, once: a later run finds it
-# there).
+# crate registry into target/tools/ ($KENKEN_TOOLS when set; a few minutes, once:
+# a later run finds it there).
+#
+#   bash scripts/build-wasm.sh           # builds; prints the folder of the module
+#   bash scripts/build-wasm.sh --tools   # installs only; prints the tools' folder
 set -euo pipefail
 cd "$(dirname "$0")/.."
-export CARGO_BUILD_JOBS="${CARGO_BUILD_JOBS:-2}"
 
 target="${CARGO_TARGET_DIR:-target}"
 mkdir -p "$target"
 target="$(cd "$target" && pwd)"
-tools="$target/tools"
+tools="${KENKEN_TOOLS:-$target/tools}"
 
 if ! rustup target list --installed | grep -qx wasm32-unknown-unknown; then
   echo "build-wasm: adding the wasm32-unknown-unknown target" >&2
@@ -37,6 +39,11 @@ if [ "$("$bindgen" --version 2>/dev/null)" != "wasm-bindgen $version" ]; then
   cargo install -q wasm-bindgen-cli --version "$version" --root "$tools" --locked >&2 \
     || cargo install -q wasm-bindgen-cli --version "$version" --root "$tools" >&2
   echo "build-wasm: wasm-bindgen-cli installed in $((SECONDS - start)) s" >&2
+fi
+
+if [ "${1:-}" = "--tools" ]; then
+  echo "$tools"
+  exit 0
 fi
 
 cargo build -q --profile wasm --target wasm32-unknown-unknown -p kenken-wasm >&2

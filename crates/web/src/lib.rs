@@ -11,7 +11,7 @@
 //! | `GET /api/openapi.json` | the API's OpenAPI 3 description |
 //! | `GET /api/ladder` | the techniques and their ratings |
 //! | `GET /api/puzzles?offset=&limit=` | puzzles of the server's FILE (404 without one) |
-//! | `POST /api/load {"puzzle"}` | the puzzle read (any format), its rating, its step log, the empty board, the puzzle as a Tatham ID and as text |
+//! | `POST /api/load {"puzzle"}` | the puzzle read (any format), its rating, its step log, the empty board, the cells' names, the puzzle as a Tatham ID and as text |
 //! | `POST /api/step {"puzzle","n"}` | step n, explained, drawn on the grid before it |
 //! | `POST /api/proof {"puzzle","n","k"}` | proof k of step n (why a removed cage combination cannot be), its text and its picture |
 //! | `POST /api/board {"puzzle","cells"}` | the picture of a position |

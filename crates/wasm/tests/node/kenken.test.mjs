@@ -151,6 +151,12 @@ test("the README's examples give what it shows", () => {
   assert.ok(readme.includes(`nudge: '${h.nudge}'`) && readme.includes(`technique: '${h.technique}'`));
   const [made] = kenken.generate({ size: 6, min: 4.4, max: 4.4, seed: 1 });
   assert.ok(readme.includes(`made.puzzle; // '${made.puzzle}'`));
+  // The repository's README shows the same three.
+  const main = readFileSync(path.join(root, "README.md"), "utf8");
+  assert.ok(main.includes(`grade(read("${FOUR}")).max;     // ${kenken.grade(kenken.read(FOUR)).max}`));
+  assert.ok(main.includes(`const six = "${SIX}";`));
+  assert.ok(main.includes(`hint(six, { level: "cells" }).cells;                     // [ '${h.cells.join("', '")}' ]`));
+  assert.ok(main.includes(`// '${made.puzzle}'`));
 });
 
 test("a bug is an InternalError, and a fresh engine answers after it", async () => {
@@ -172,7 +178,9 @@ test("the page's API answers as grader serve does", () => {
   const load = page.answer("POST", "/api/load", { puzzle: SIX });
   assert.equal(load.status, 200);
   assert.equal(load.body.cell_names[7], "B2");
-  const wrong = page.answer("POST", "/api/board", { puzzle: SIX, cells: new Array(36).fill(0).with(7, 256) });
+  const cells = new Array(36).fill(0);
+  cells[7] = 256;
+  const wrong = page.answer("POST", "/api/board", { puzzle: SIX, cells });
   assert.deepEqual(wrong, {
     status: 422,
     body: {
