@@ -66,22 +66,34 @@ def native(args, repeats):
     return out, best
 
 
+STARTS = []
+
+
 def in_worker(page, message, repeats):
-    """The bench worker's answer to `message` and its best time (s)."""
+    """The bench worker's answer to `message` and its best time (s); the time
+    each worker took to start (the engine fetched, compiled and instantiated)
+    goes to STARTS."""
     best, answer = None, None
     for _ in range(repeats):
         answer = page.evaluate(
             """(message) => new Promise((done, fail) => {
+                const started = performance.now();
+                let ready = 0;
                 const worker = new Worker('bench-worker.js', { type: 'module' });
                 worker.onerror = (e) => fail(new Error(e.message));
                 worker.onmessage = ({ data }) => {
-                    if (data.ready) { worker.postMessage(message); return; }
+                    if (data.ready) {
+                        ready = performance.now() - started;
+                        worker.postMessage(message);
+                        return;
+                    }
                     worker.terminate();
-                    done(data);
+                    done({ ...data, start: ready });
                 };
             })""",
             message,
         )
+        STARTS.append(answer["start"])
         took = answer["ms"] / 1000
         best = took if best is None else min(best, took)
     return answer["rows"], best
@@ -137,6 +149,7 @@ def main():
                     f"generating {GENERATION['count']} {GENERATION['size']}x{GENERATION['size']} rated {GENERATION['min']}: "
                     f"worker {browser_s:.2f} s, native --jobs 1 {native_s:.2f} s, ratio {browser_s / native_s:.2f}; {same}"
                 )
+                print(f"a worker's start (the engine fetched, compiled, instantiated): median {statistics.median(STARTS):.0f} ms")
                 browser.close()
         finally:
             server.terminate()
