@@ -212,6 +212,8 @@ export function generate(
 export function renderSvg(puzzle: PuzzleArg, options?: RenderOptions): string;
 export function techniques(): Technique[];
 export const version: string;
+/** @internal Panics inside the engine: for the package's tests of how a bug is reported. */
+export function _panicForTest(message: string): void;
 
 /** The API of `grader serve`'s page, answered here (the site's Web Worker). */
 export class PageEngine {
