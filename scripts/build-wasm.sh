@@ -35,9 +35,13 @@ if [ "$("$bindgen" --version 2>/dev/null)" != "wasm-bindgen $version" ]; then
   echo "build-wasm: installing wasm-bindgen-cli $version into $tools (a few minutes, once)" >&2
   start=$SECONDS
   # --locked takes the versions the CLI was released with; when the registry
-  # no longer has one of them, the newest compatible ones instead.
-  cargo install -q wasm-bindgen-cli --version "$version" --root "$tools" --locked >&2 \
-    || cargo install -q wasm-bindgen-cli --version "$version" --root "$tools" >&2
+  # lacks one of them, the newest compatible ones instead.
+  locked_log="$(mktemp)"
+  if ! cargo install -q wasm-bindgen-cli --version "$version" --root "$tools" --locked 2>"$locked_log"; then
+    echo "build-wasm: the registry lacks a version the CLI was released with; taking the newest compatible ones" >&2
+    cargo install -q wasm-bindgen-cli --version "$version" --root "$tools" >&2
+  fi
+  rm -f "$locked_log"
   echo "build-wasm: wasm-bindgen-cli installed in $((SECONDS - start)) s" >&2
 fi
 

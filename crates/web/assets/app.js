@@ -799,7 +799,7 @@ function remember() {
     localStorage.setItem(STORE, JSON.stringify(kept));
   } catch (e) { /* storage full or refused: the page works without it */ }
   const link = linkFor(state.puzzle, state.hideOps);
-  if (decodeURIComponent(location.hash) !== decodeURIComponent(link)) history.replaceState(null, "", link);
+  if (location.hash !== link) history.replaceState(null, "", link);
 }
 
 function saved() {
