@@ -6,8 +6,18 @@
 # * Debian's sgt-puzzles: Simon Tatham's own program, the oracle of the format
 #   conformance and generator tests;
 # * Debian's chromium, driven headless by Python's playwright and pytest: the
-#   browser tests of `grader serve`'s page (playwright drives the installed
-#   chromium; it never downloads a browser of its own);
+#   browser tests of the page on both its back ends, `grader serve`'s API and the
+#   static site's engine in a Web Worker (playwright drives the installed
+#   chromium; it never downloads a browser of its own); and Debian's
+#   chromium-driver, through which wasm-bindgen-test runs the WebAssembly
+#   bindings' tests in it;
+# * Node and npm (Debian's nodejs and npm when there is no node): the npm
+#   package's tests (Node's test runner), and axe-core from the npm registry
+#   (crates/web/tests/browser/package-lock.json), the browser tests'
+#   accessibility checker;
+# * for the WebAssembly build (scripts/build-wasm.sh): the wasm32-unknown-unknown
+#   target and wasm-bindgen-cli at the version crates/wasm pins, built from the
+#   crate registry into target/tools (or $KENKEN_TOOLS) once;
 # * Debian's qpdf and poppler-utils: the PDF checks of `grader print`;
 # * a virtual environment of the project's own (target/python-tests, made from the
 #   first python3 on PATH) holding pytest, hypothesis, playwright, schemathesis,
@@ -22,6 +32,9 @@ if [ "$(id -u)" -ne 0 ]; then sudo="sudo"; fi
 missing=()
 [ -x /usr/games/sgt-keen ] || missing+=(sgt-puzzles)
 [ -x /usr/bin/chromium ] || missing+=(chromium)
+[ -x /usr/bin/chromedriver ] || missing+=(chromium-driver)
+command -v node >/dev/null || missing+=(nodejs)
+command -v npm >/dev/null || missing+=(npm)
 command -v qpdf >/dev/null || missing+=(qpdf)
 command -v pdftoppm >/dev/null || missing+=(poppler-utils)
 python3 -c 'import venv, ensurepip' 2>/dev/null || missing+=(python3-venv)
@@ -56,8 +69,22 @@ for example in "kenken-techniques grade_and_explain" "kenken-generator generate_
   cargo run --release -q -p "$1" --example "$2" >/dev/null
 done
 
-# The Python tests compare the package with the grader binary built above.
+# The engine in WebAssembly: the static site and the npm package (one
+# compilation for both), and what the browser tests load into the page.
+bash scripts/build-site.sh "$target/site"
+bash scripts/build-npm.sh "$target/npm"
+npm ci --prefix crates/web/tests/browser --no-audit --no-fund --loglevel=error
+
+# The tests below compare with the grader binary built above.
 export GRADER="$(cd "$target/release" && pwd)/grader"
+export KENKEN_SITE="$(cd "$target/site" && pwd)"
+# The WebAssembly bindings in headless Chromium (wasm-bindgen-test), built in the
+# profile of the site's build, whose compiled crates it shares.
+CHROMEDRIVER=/usr/bin/chromedriver \
+CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER="$(bash scripts/build-wasm.sh --tools)/bin/wasm-bindgen-test-runner" \
+  cargo test --profile wasm --target wasm32-unknown-unknown -p kenken-wasm --test web
+# The npm package in Node, function by function against the grader binary.
+KENKEN_PACKAGE="$target/npm" node --test crates/wasm/tests/node/
 # (Two runs: each suite has its own conftest.)
 python -m pytest -q crates/python/tests
 python -m pytest -q crates/web/tests/browser

@@ -6,13 +6,13 @@ use kenken_formats::{sudokuwiki, tatham, text, WriteError};
 use kenken_generator::search::attempt;
 pub use kenken_generator::search::Attempt;
 use kenken_generator::{attempt_seed, Closest, Generated, Request};
+use kenken_model::clock::Instant;
 use kenken_model::Puzzle;
 use kenken_techniques::Rating;
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 use std::ops::Range;
 use std::sync::atomic::AtomicBool;
-use std::time::Instant;
 
 /// How generated puzzles are written.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

@@ -9,6 +9,7 @@
 //! * [`grading`]: the grading of one puzzle; [`grade_rows`]: its row (TSV,
 //!   NDJSON); [`tally`]: the tally of a batch.
 //! * [`solving`]: the exhaustive search of one puzzle and its row.
+//! * [`positions`]: a hint and a check from a solver's position, as documents.
 //! * [`generating`]: generated puzzles as rows, and a run's attempts cut into
 //!   ranges that can run anywhere.
 //! * [`text`]: how text is cut and escaped in rows and messages.
@@ -22,6 +23,7 @@ pub mod generating;
 pub mod grade_rows;
 pub mod grading;
 pub mod pipeline;
+pub mod positions;
 pub mod settings;
 pub mod solving;
 pub mod tally;

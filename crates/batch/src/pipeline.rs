@@ -12,13 +12,14 @@
 use crate::text::{clip, clip_message, panic_message, relaxed_warning};
 use kenken_formats::batch_input::Entry;
 use kenken_formats::{read_any, tatham, Imported};
+use kenken_model::clock::Instant;
 use rayon::prelude::*;
 use rayon::ThreadPool;
 use serde::{Deserialize, Serialize};
 use std::borrow::Cow;
 use std::io::{self, Write};
 use std::panic::{catch_unwind, AssertUnwindSafe};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 /// Entries per worker thread in a chunk.
 ///
@@ -260,8 +261,9 @@ pub fn work_chunk<W: Work>(
     pool.install(|| work_chunk_here(chunk, work, times, progress))
 }
 
-/// [`work_chunk`] on the current rayon pool.
-fn work_chunk_here<W: Work>(
+/// [`work_chunk`] on the current rayon pool (in WebAssembly, rayon's pool of
+/// the calling thread alone).
+pub fn work_chunk_here<W: Work>(
     chunk: &[Job],
     work: &W,
     times: bool,

@@ -7,12 +7,13 @@
 //! command line's help), one check in [`GradeOptions::settings`], one field of
 //! [`GradeSettings`].
 
+use kenken_model::clock::Instant;
 use kenken_model::options::{self, OptionsError};
 use kenken_model::Limits;
 use kenken_techniques::{Options, TechniqueKind, MAX_CAGE_SET};
 use serde::Deserialize;
 use std::str::FromStr;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 /// Which ladders to run.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Deserialize)]

@@ -6,6 +6,7 @@ use crate::pipeline::{self, Job, Outcome, Rows};
 use crate::text::{millis, tsv_field};
 use crate::RowFormat;
 use kenken_formats::Imported;
+use kenken_model::clock::Instant;
 use kenken_model::{Budget, CageId, Digit, Exhausted, Limits, Op, Puzzle};
 use kenken_search::{self as search, SearchOutcome, SearchTable, Verdict};
 use serde::Serialize;
@@ -15,7 +16,7 @@ use std::collections::{BTreeMap, HashMap};
 use std::hash::{BuildHasherDefault, Hash, Hasher};
 use std::io::{self, Write};
 use std::rc::Rc;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 /// The exhaustive search of a puzzle (up to two solutions), within the default
 /// memory and work limits and given up at `deadline`.

@@ -13,6 +13,7 @@ use crate::request::Request;
 use crate::rng::attempt_seed;
 use crate::search::{attempt, Attempt, Closest};
 use crate::{GenerateError, Generated};
+use kenken_model::clock::Instant;
 use kenken_techniques::Rating;
 use rayon::Yield;
 use std::collections::{BTreeMap, HashSet};
@@ -20,7 +21,7 @@ use std::panic::{self, AssertUnwindSafe};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc;
 use std::thread;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 /// When a run stops.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

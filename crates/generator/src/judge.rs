@@ -11,10 +11,10 @@
 //! (and its steps: a kept puzzle's log, when one is needed, comes from it too).
 
 use crate::request::Request;
+use kenken_model::clock::Instant;
 use kenken_model::{Budget, Combinations, Digit, Limits, Puzzle};
 use kenken_search::{count_solutions_within, Verdict};
 use kenken_techniques::{Grader, Options, Rating, Status, Step, TechniqueKind};
-use std::time::Instant;
 
 /// What the judge says of a candidate.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

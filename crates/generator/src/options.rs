@@ -8,11 +8,12 @@
 //! [`Request`] or [`Plan`].
 
 use crate::{GenerateError, OpSet, Request, RunLimits};
+use kenken_model::clock::Instant;
 use kenken_model::options::{self, OptionsError};
 use kenken_techniques::{Options, Rating, TechniqueKind};
 use serde::{Deserialize, Deserializer};
 use std::str::FromStr;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 /// The highest rating a band may name.
 pub const MAX_RATING: f64 = 1000.0;

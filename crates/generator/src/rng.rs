@@ -34,8 +34,8 @@ fn splitmix64(mut z: u64) -> u64 {
 
 /// A seed from the clock, for a run given none.
 pub fn clock_seed() -> u64 {
-    std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
+    kenken_model::clock::SystemTime::now()
+        .duration_since(kenken_model::clock::UNIX_EPOCH)
         .map_or(0, |d| d.as_nanos() as u64)
 }
 

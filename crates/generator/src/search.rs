@@ -42,12 +42,12 @@ use crate::mutations::{mutate, Mutation};
 use crate::request::Request;
 use crate::rng::{attempt_rng, AttemptRng};
 use crate::Generated;
+use kenken_model::clock::Instant;
 use kenken_model::{Digit, Op, Puzzle};
 use kenken_techniques::Rating;
 use rand::Rng;
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::Instant;
 
 /// What the unique candidate of a missed attempt closest to the band reached.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]

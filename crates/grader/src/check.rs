@@ -6,10 +6,10 @@ use crate::exit::{BAD_INPUT, CONTRADICTED};
 use crate::position_arg::PositionArgs;
 use crate::report::print;
 use clap::Args;
+use kenken_batch::positions::CheckDoc;
 use kenken_model::Budget;
 use kenken_techniques::position;
 use kenken_techniques::Grader;
-use serde::Serialize;
 use std::process::ExitCode;
 
 #[derive(Args, Debug)]
@@ -22,26 +22,6 @@ pub struct CheckArgs {
     pub json: bool,
     #[command(flatten)]
     pub grading: kenken_batch::GradeOptions,
-}
-
-#[derive(Serialize)]
-struct ConflictJson {
-    cell: String,
-    /// `wrong-digit` (with the digit entered) or `digit-removed`.
-    kind: &'static str,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    entered: Option<u8>,
-}
-
-#[derive(Serialize)]
-struct CheckJson {
-    /// `consistent`, `conflicts`, `consistent-with-some` (several solutions),
-    /// `contradicts-every`, `impossible`, `timeout` or `limit`.
-    status: &'static str,
-    conflicts: Vec<ConflictJson>,
-    /// Cells with a digit entered, and all cells.
-    filled: usize,
-    cells: usize,
 }
 
 pub fn run(args: CheckArgs) -> anyhow::Result<ExitCode> {
@@ -69,21 +49,7 @@ pub fn run(args: CheckArgs) -> anyhow::Result<ExitCode> {
     let found = position::check(&grader, &position, &mut Budget::new(runs.limits));
     let report = found.report(&position, "--timeout");
     if args.json {
-        let conflicts = report
-            .conflicts
-            .iter()
-            .map(|c| ConflictJson {
-                cell: c.label.clone(),
-                kind: c.kind,
-                entered: c.entered,
-            })
-            .collect();
-        print(&serde_json::to_string(&CheckJson {
-            status: report.status,
-            conflicts,
-            filled: report.filled,
-            cells: report.cells,
-        })?)?;
+        print(&serde_json::to_string(&CheckDoc::from(&report))?)?;
     } else {
         print(&report.message)?;
     }

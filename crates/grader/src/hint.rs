@@ -6,30 +6,17 @@
 use crate::exit::BAD_INPUT;
 use crate::position_arg::PositionArgs;
 use crate::render::PictureKind;
-use crate::report::{print, StepJson};
+use crate::report::print;
 use crate::wording::Wording;
-use clap::{Args, ValueEnum};
+use clap::Args;
+use kenken_batch::positions::{HintDoc, HintLevel};
 use kenken_model::Budget;
 use kenken_render::Picture;
 use kenken_techniques::labels::and_list;
 use kenken_techniques::position::{self, Hint};
 use kenken_techniques::Grader;
-use serde::Serialize;
 use std::path::PathBuf;
 use std::process::ExitCode;
-
-/// How much a hint tells; each level tells what the ones before it do, and more.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, ValueEnum)]
-pub enum Level {
-    /// Where to look.
-    Nudge,
-    /// The technique to use.
-    Technique,
-    /// The cells the step rests on.
-    Cells,
-    /// The whole step, explained.
-    Full,
-}
 
 #[derive(Args, Debug)]
 pub struct HintArgs {
@@ -37,7 +24,7 @@ pub struct HintArgs {
     pub input: PositionArgs,
     /// How much to tell.
     #[arg(long, value_enum, default_value = "nudge")]
-    pub level: Level,
+    pub level: HintLevel,
     /// Also draw the step (all of it, whatever the level) to FILE, SVG or PNG by
     /// its extension.
     #[arg(short, long, value_name = "FILE")]
@@ -52,29 +39,6 @@ pub struct HintArgs {
     pub json: bool,
     #[command(flatten)]
     pub grading: kenken_batch::GradeOptions,
-}
-
-#[derive(Serialize, Default)]
-struct HintJson {
-    /// `step`, `conflict`, `solved`, `stuck`, `ambiguous`, `contradicts-every`,
-    /// `impossible`, `timeout` or `limit`.
-    status: &'static str,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    message: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    nudge: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    technique: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    cells: Option<Vec<String>>,
-    /// Steps before `step` that only strike cage combinations (nothing to write
-    /// in the grid), which it may rest on.
-    #[serde(skip_serializing_if = "Vec::is_empty")]
-    prior: Vec<StepJson>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    step: Option<StepJson>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    conflict: Option<String>,
 }
 
 pub fn run(args: HintArgs) -> anyhow::Result<ExitCode> {
@@ -101,45 +65,15 @@ pub fn run(args: HintArgs) -> anyhow::Result<ExitCode> {
         Err(why) => return fail(format!("the puzzle cannot be graded: {why}")),
     };
     let found = position::hint(&grader, &position, runs.shown(), Budget::new(runs.limits));
-    let mut doc = HintJson::default();
-    match &found {
-        Hint::Step { frame, prior } => {
-            let step = &frame.step;
-            doc.status = "step";
-            doc.nudge = Some(step.nudge(puzzle));
-            if args.level >= Level::Technique {
-                doc.technique = Some(format!(
-                    "{} (rating {})",
-                    step.technique_name(),
-                    step.rating
-                ));
-            }
-            if args.level >= Level::Cells {
-                doc.cells = Some(step.cells_to_look_at(puzzle));
-            }
-            if args.level >= Level::Full {
-                let wording = Wording::new(grader.layout(), false);
-                doc.prior = prior.iter().map(|s| wording.json(s)).collect();
-                doc.step = Some(wording.json(step));
-            }
-            if let (Some(path), Some(kind)) = (&args.output, kind) {
-                let picture = Picture::new(puzzle)
-                    .cells(frame.before.clone())?
-                    .step(step)
-                    .title(format!("({}) {}", step.rating, step.labelled_text(puzzle)))
-                    .note(step.explanation(grader.layout()));
-                kind.write(&picture, path, args.scale)?;
-            }
-        }
-        Hint::Conflict(conflict) => {
-            doc.status = "conflict";
-            doc.conflict = Some(conflict.describe(puzzle.size()));
-        }
-        other => {
-            let (status, message) = ending(other);
-            doc.status = status;
-            doc.message = Some(message.to_string());
-        }
+    let doc = HintDoc::new(&found, grader.layout(), args.level, "--timeout");
+    if let (Hint::Step { frame, .. }, Some(path), Some(kind)) = (&found, &args.output, kind) {
+        let step = &frame.step;
+        let picture = Picture::new(puzzle)
+            .cells(frame.before.clone())?
+            .step(step)
+            .title(format!("({}) {}", step.rating, step.labelled_text(puzzle)))
+            .note(step.explanation(grader.layout()));
+        kind.write(&picture, path, args.scale)?;
     }
     if args.json {
         print(&serde_json::to_string(&doc)?)?;
@@ -168,29 +102,4 @@ pub fn run(args: HintArgs) -> anyhow::Result<ExitCode> {
     }
     print(&lines.join("\n"))?;
     Ok(ExitCode::SUCCESS)
-}
-
-/// The status and message of a hint that is not a step or a conflict.
-fn ending(hint: &Hint) -> (&'static str, &'static str) {
-    match hint {
-        Hint::Solved => ("solved", "Nothing left to do: the grid is solved."),
-        Hint::Stuck => (
-            "stuck",
-            "No hint: no enabled technique applies from here (the puzzle has one solution, beyond them).",
-        ),
-        Hint::Ambiguous => (
-            "ambiguous",
-            "No hint: no enabled technique applies, and the puzzle has more than one solution.",
-        ),
-        Hint::ContradictsEvery => (
-            "contradicts-every",
-            "The position agrees with none of the puzzle's solutions.",
-        ),
-        Hint::Impossible => ("impossible", "No hint: the puzzle has no solution."),
-        Hint::Stopped(why) => match why {
-            kenken_model::Exhausted::Time => ("timeout", "No hint found: --timeout passed."),
-            _ => ("limit", "No hint found: the memory or work limit was reached."),
-        },
-        Hint::Step { .. } | Hint::Conflict(_) => ("step", ""),
-    }
 }

@@ -29,7 +29,7 @@ impl<'a> Wording<'a> {
         }
     }
 
-    /// A step in `grade --json` (and `hint --json`): the library's
+    /// A step in `grade --json`: the library's
     /// [`StepReport`] (names, removals, proofs, explanation), or in the
     /// reference's wording its line and `r2c3` cells only.
     pub fn json(&self, step: &Step) -> StepJson {

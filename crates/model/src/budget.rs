@@ -9,8 +9,8 @@
 //! elementary check (a combination tested, a digit placed, a footprint compared):
 //! a few nanoseconds.
 
+use crate::clock::Instant;
 use std::fmt;
-use std::time::Instant;
 use thiserror::Error;
 
 /// What a computation may use.

@@ -1,8 +1,7 @@
+use crate::bit_vector::BitVector;
 use crate::bits;
 use crate::budget::{Budget, Exhausted, Limits};
 use crate::{CageId, Digit, Digits, Op, Puzzle, MAX_SIZE};
-use bitvec::order::Lsb0;
-use bitvec::vec::BitVec;
 
 /// Search nodes between two charges to the budget.
 const CHARGE_EVERY: u64 = 1 << 12;
@@ -22,7 +21,7 @@ pub struct Combinations {
     width: usize,
     digits: Vec<Digit>,
     /// One bit per combination, set while it is still possible.
-    pub live: BitVec<u64, Lsb0>,
+    pub live: BitVector,
 }
 
 impl Combinations {
@@ -162,7 +161,7 @@ impl Combinations {
             Combinations {
                 width,
                 digits: e.out,
-                live: BitVec::repeat(true, e.found),
+                live: BitVector::repeat(true, e.found),
             },
             held,
         ))
@@ -175,7 +174,7 @@ impl Combinations {
         Combinations {
             width,
             digits,
-            live: BitVec::repeat(true, count),
+            live: BitVector::repeat(true, count),
         }
     }
 

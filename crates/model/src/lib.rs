@@ -6,7 +6,7 @@
 //! * [`Op`], [`Cage`], [`Puzzle`]: a validated puzzle whose cages partition the grid
 //!   into edge-connected pieces.
 //! * [`Combinations`]: every assignment of digits to a cage's cells that satisfies
-//!   its clue, with a `bitvec` liveness set so solvers can strike them off.
+//!   its clue, with a [`BitVector`] of the live ones so solvers can strike them off.
 //! * [`Budget`]: the deadline, work and memory bounds every computation over a
 //!   puzzle runs within.
 //! * [`options`]: the checks of the numbers every front end is given (durations,
@@ -14,9 +14,11 @@
 
 #![forbid(unsafe_code)]
 
+mod bit_vector;
 pub mod bits;
 pub mod budget;
 mod cage;
+pub mod clock;
 mod combinations;
 mod digits;
 mod error;
@@ -25,6 +27,7 @@ pub mod options;
 mod product;
 mod puzzle;
 
+pub use bit_vector::{BitVector, BitView};
 pub use budget::{Budget, Exhausted, Limits};
 pub use cage::{Cage, Op};
 pub use combinations::Combinations;

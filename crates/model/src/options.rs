@@ -194,9 +194,61 @@ impl fmt::Display for Shown {
     }
 }
 
+/// The field names of the struct `T`, as its `Deserialize` asks for them: the
+/// names of an option set's options, for a front end that takes options by name
+/// (the WebAssembly package's option objects).
+pub fn field_names<T: serde::de::DeserializeOwned>() -> &'static [&'static str] {
+    let mut names: &'static [&'static str] = &[];
+    // The deserializer records the names and fails: no value is made.
+    let _ = T::deserialize(FieldNames(&mut names));
+    names
+}
+
+/// A deserializer that records the fields a struct asks for.
+struct FieldNames<'a>(&'a mut &'static [&'static str]);
+
+impl<'de> serde::de::Deserializer<'de> for FieldNames<'_> {
+    type Error = serde::de::value::Error;
+
+    fn deserialize_struct<V: serde::de::Visitor<'de>>(
+        self,
+        _name: &'static str,
+        fields: &'static [&'static str],
+        _visitor: V,
+    ) -> Result<V::Value, Self::Error> {
+        *self.0 = fields;
+        Err(serde::de::Error::custom("only the field names are read"))
+    }
+
+    fn deserialize_any<V: serde::de::Visitor<'de>>(
+        self,
+        _visitor: V,
+    ) -> Result<V::Value, Self::Error> {
+        Err(serde::de::Error::custom("not a struct"))
+    }
+
+    serde::forward_to_deserialize_any! {
+        bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string bytes
+        byte_buf option unit unit_struct newtype_struct seq tuple tuple_struct map
+        enum identifier ignored_any
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn option_sets_are_named_by_their_fields() {
+        #[derive(serde::Deserialize)]
+        #[allow(dead_code)]
+        struct Set {
+            max_depth: u8,
+            timeout: f64,
+        }
+        assert_eq!(field_names::<Set>(), ["max_depth", "timeout"]);
+        assert_eq!(field_names::<u8>(), [] as [&str; 0]);
+    }
 
     #[test]
     fn durations_are_positive_finite_and_bounded() {

@@ -1,8 +1,10 @@
 //! The picture of a grid: cages with thick borders and their clues in the corner,
 //! row letters and column numbers as the step texts name them, each cell's digit
 //! or pencil marks, and a step (or one proof of a step) drawn on it: the lines,
-//! cages and cells that justify it shaded, its placements ringed in green, its
-//! eliminations struck in red.
+//! cages and cells that justify it shaded, its placements on a green disc, its
+//! eliminations struck through on a red square. Each mark has a shape of its own
+//! as well as a colour (the cells are hatched, the digits a step rests on
+//! ringed), so that none is told from another by red against green alone.
 
 use crate::font::{num, Anchor, Fonts, Weight};
 use crate::RenderError;
@@ -64,7 +66,7 @@ mod colour {
     pub const REGION: &str = "#ffe27a";
     pub const CAGE: &str = "#8fc1ff";
     pub const CELL: &str = "#7ccf7c";
-    pub const FOCUS: &str = "#bfe9bf";
+    pub const CELL_HATCH: &str = "#5fae62";
     pub const FOCUS_INK: &str = "#1d6b1d";
     pub const PLACE: &str = "#2f9e44";
     pub const STRUCK: &str = "#ffc9c9";
@@ -296,6 +298,28 @@ impl<'a> Picture<'a> {
             }
             out.push_str("</g>");
         }
+        // The cells are hatched as well: three diagonal strokes across each.
+        let mut hatch = String::new();
+        for &cell in &e.cells {
+            let (x, y) = geo.corner(self.puzzle, cell);
+            for k in 1..=3 {
+                let at = c * k as f32 / 2.0;
+                let (from, to) = if at <= c {
+                    ((x, y + at), (x + at, y))
+                } else {
+                    ((x + at - c, y + c), (x + c, y + at - c))
+                };
+                let _ = write!(
+                    hatch,
+                    "M{} {}L{} {}",
+                    num(from.0),
+                    num(from.1),
+                    num(to.0),
+                    num(to.1)
+                );
+            }
+        }
+        stroke(out, &hatch, colour::CELL_HATCH, (c / 56.0).max(0.8));
     }
 
     /// Thin cell lines, KenDoku box lines, then thick cage borders and the frame.
@@ -467,14 +491,31 @@ impl<'a> Picture<'a> {
                         let i = usize::from(d) - 1;
                         let cx = x + left + (i % per_row) as f32 * slot_w + slot_w / 2.0;
                         let cy = y + top + (i / per_row) as f32 * slot_h + slot_h / 2.0;
+                        // A placement on a disc, an elimination on a square
+                        // (and struck through), a digit the step rests on in
+                        // a ring.
                         let (ink, weight) = if placed(cell, d) {
                             circle(out, cx, cy, radius, colour::PLACE);
                             (colour::PAPER, Weight::Bold)
                         } else if struck(cell, d) {
-                            circle(out, cx, cy, radius, colour::STRUCK);
+                            let side = radius * 1.7;
+                            rect_filled(
+                                out,
+                                cx - side / 2.0,
+                                cy - side / 2.0,
+                                side,
+                                colour::STRUCK,
+                            );
                             (colour::STRUCK_INK, Weight::Bold)
                         } else if focus(cell, d) {
-                            circle(out, cx, cy, radius, colour::FOCUS);
+                            ring(
+                                out,
+                                cx,
+                                cy,
+                                radius * 0.92,
+                                colour::FOCUS_INK,
+                                (geo.cell / 48.0).max(1.0),
+                            );
                             (colour::FOCUS_INK, Weight::Bold)
                         } else {
                             (colour::PENCIL, Weight::Regular)
@@ -631,6 +672,28 @@ fn circle(out: &mut String, cx: f32, cy: f32, r: f32, fill: &str) {
         num(cx),
         num(cy),
         num(r)
+    );
+}
+
+fn rect_filled(out: &mut String, x: f32, y: f32, side: f32, fill: &str) {
+    let _ = write!(
+        out,
+        "<rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" fill=\"{fill}\"/>",
+        num(x),
+        num(y),
+        num(side),
+        num(side)
+    );
+}
+
+fn ring(out: &mut String, cx: f32, cy: f32, r: f32, colour: &str, width: f32) {
+    let _ = write!(
+        out,
+        "<circle cx=\"{}\" cy=\"{}\" r=\"{}\" fill=\"none\" stroke=\"{colour}\" stroke-width=\"{}\"/>",
+        num(cx),
+        num(cy),
+        num(r),
+        num(width)
     );
 }
 

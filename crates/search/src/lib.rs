@@ -49,10 +49,10 @@ mod tests;
 
 pub use table::SearchTable;
 
+use kenken_model::clock::Instant;
 use kenken_model::{Budget, Combinations, Digit, Digits, Exhausted, Limits, Puzzle};
 use std::borrow::Borrow;
 use std::cell::Cell;
-use std::time::Instant;
 
 /// What the search proved about the number of solutions.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]

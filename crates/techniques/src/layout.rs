@@ -160,14 +160,11 @@ impl Layout {
         // One flat store for every cage's live bits, so that copying a state copies
         // one buffer, not one per cage.
         let mut live_at = Vec::with_capacity(tables.len());
-        let live_words = tables
-            .iter()
-            .map(|t| t.combos.live.as_raw_slice().len())
-            .sum();
+        let live_words = tables.iter().map(|t| t.combos.live.words().len()).sum();
         let mut initial_live = Vec::with_capacity(live_words);
         for table in tables.iter().map(|t| &t.combos) {
             live_at.push((initial_live.len(), table.len()));
-            initial_live.extend_from_slice(table.live.as_raw_slice());
+            initial_live.extend_from_slice(table.live.words());
         }
         Ok(Layout {
             puzzle,

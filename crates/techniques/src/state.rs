@@ -3,9 +3,8 @@
 
 use crate::step::{CageCut, Reason, Step};
 use crate::{Layout, TechniqueKind};
-use bitvec::prelude::{BitSlice, Lsb0};
 use kenken_model::bits::{self, BitSet};
-use kenken_model::{Budget, CageId, CellId, Digit, Digits, Exhausted, Puzzle, MAX_SIZE};
+use kenken_model::{BitView, Budget, CageId, CellId, Digit, Digits, Exhausted, Puzzle, MAX_SIZE};
 use std::sync::Arc;
 use thiserror::Error;
 
@@ -217,9 +216,9 @@ impl State {
 
     /// The live combinations of a cage.
     #[inline]
-    pub fn live(&self, cage: CageId) -> &BitSlice<u64, Lsb0> {
-        let (at, len) = self.layout.live_at(cage);
-        &BitSlice::<u64, Lsb0>::from_slice(&self.live[at..at + len.div_ceil(64)])[..len]
+    pub fn live(&self, cage: CageId) -> BitView<'_> {
+        let (words, len) = self.live_words(cage);
+        BitView::new(words, len)
     }
 
     /// Every cage's live bits, cage after cage (see [`Layout::live_at`]).

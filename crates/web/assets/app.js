@@ -1,9 +1,14 @@
 // The page's behaviour: it keeps the position (one entry per cell: 0, a digit, or
-// an array of pencil marks) and asks the server for everything else.
+// an array of pencil marks) and asks its back end for everything else. The back
+// end is named by the page's <meta name="kenken-backend">: "http", the JSON API
+// of `grader serve`; or "worker", the same API answered by the engine compiled
+// to WebAssembly in a Web Worker (worker.js, the static site). Nothing else
+// differs between the two.
 "use strict";
 
 const $ = (id) => document.getElementById(id);
 const SVG_NS = "http://www.w3.org/2000/svg";
+const BACKEND = document.querySelector('meta[name="kenken-backend"]')?.content === "worker" ? "worker" : "http";
 
 const state = {
   puzzle: null, // the text loaded
@@ -28,7 +33,16 @@ function shown() {
   return { puzzle: state.puzzle, hide_ops: state.hideOps };
 }
 
-async function api(path, body) {
+// An answer other than 200: its message, status and JSON body.
+class ApiError extends Error {
+  constructor(message, status, doc) {
+    super(message);
+    this.status = status;
+    this.doc = doc;
+  }
+}
+
+async function httpApi(path, body) {
   const init = body === undefined ? {} : {
     method: "POST",
     headers: { "Content-Type": "application/json" },
@@ -38,18 +52,86 @@ async function api(path, body) {
   try {
     response = await fetch(path, init);
   } catch (e) {
-    throw new Error("the server cannot be reached (is `grader serve` still running?)");
+    throw new ApiError("the server cannot be reached (is `grader serve` still running?)", 0, null);
   }
   let doc = null;
   try { doc = await response.json(); } catch (e) { /* not JSON */ }
-  if (!response.ok) {
-    const err = new Error((doc && doc.error) || `${response.status} ${response.statusText}`);
-    err.doc = doc;
-    err.status = response.status;
-    throw err;
-  }
+  if (!response.ok) throw new ApiError((doc && doc.error) || `${response.status} ${response.statusText}`, response.status, doc);
   return doc;
 }
+
+// The engine in a Web Worker: requests are answered in the order sent; Cancel
+// terminates the worker (whatever it computes stops at once) and the next
+// request starts a fresh one.
+const engine = {
+  worker: null,
+  next: 1,
+  waiting: new Map(), // id -> { resolve, reject, progress }
+  start() {
+    this.worker = new Worker("worker.js", { type: "module" });
+    this.worker.onmessage = (event) => this.receive(event.data);
+    this.worker.onerror = (event) => {
+      event.preventDefault();
+      this.stop(`the engine stopped: ${event.message || "its worker failed"}`);
+    };
+  },
+  send(message, progress) {
+    if (this.worker === null) this.start();
+    const id = this.next++;
+    return new Promise((resolve, reject) => {
+      this.waiting.set(id, { resolve, reject, progress });
+      this.worker.postMessage({ id, ...message });
+      busy.update();
+    });
+  },
+  receive(data) {
+    if (data.failed) {
+      this.stop(`the engine cannot start in this browser: ${data.failed}`);
+      return;
+    }
+    const waiting = this.waiting.get(data.id);
+    if (!waiting) return;
+    if (data.progress) {
+      if (waiting.progress) waiting.progress(data.progress);
+      return;
+    }
+    this.waiting.delete(data.id);
+    busy.update();
+    if (data.error) waiting.reject(new ApiError(data.error.message, data.error.bug ? 500 : 422, null));
+    else waiting.resolve(data.answer !== undefined ? data.answer : data.rows);
+  },
+  // Terminates the worker: every request waiting gets `reason`.
+  stop(reason) {
+    if (this.worker !== null) this.worker.terminate();
+    this.worker = null;
+    const waiting = [...this.waiting.values()];
+    this.waiting.clear();
+    for (const w of waiting) w.reject(new ApiError(reason, 0, null));
+    busy.update();
+  },
+};
+
+async function api(path, body) {
+  if (BACKEND === "http") return httpApi(path, body);
+  const method = body === undefined ? "GET" : "POST";
+  const answer = await engine.send({ kind: "api", method, path, body });
+  if (answer.status !== 200) throw new ApiError(answer.body.error || `${answer.status}`, answer.status, answer.body);
+  return answer.body;
+}
+
+// "Working… Cancel": shown while the worker has been computing for a moment.
+const busy = {
+  timer: null,
+  update() {
+    const working = engine.waiting.size > 0;
+    clearTimeout(this.timer);
+    if (!working) {
+      $("busy").hidden = true;
+      return;
+    }
+    this.timer = setTimeout(() => { $("busy").hidden = engine.waiting.size === 0; }, 250);
+  },
+};
 
 function say(el, text, cls) {
   el.textContent = text;
@@ -60,8 +142,9 @@ function say(el, text, cls) {
 
 // Loads `text`, its operations hidden when the "Hide operations" switch is on.
 // With `keepPosition` (the same puzzle again, the switch turned), the grid
-// keeps what was entered.
-async function load(text, keepPosition) {
+// keeps what was entered; `saved` is a position kept for it (its cells and the
+// cell selected), as the page left it before a reload.
+async function load(text, keepPosition, saved) {
   const message = $("load-message");
   const seq = ++state.loadSeq;
   const hideOps = $("hide-ops").checked;
@@ -86,7 +169,11 @@ async function load(text, keepPosition) {
   state.puzzle = text;
   state.hideOps = info.hide_ops;
   state.info = info;
-  if (!kept) {
+  if (saved && Array.isArray(saved.cells) && saved.cells.length === n * n) {
+    state.cells = saved.cells;
+    state.selected = Number.isInteger(saved.selected) && saved.selected >= 0 && saved.selected < n * n ? saved.selected : 0;
+    state.history = [];
+  } else if (!kept) {
     state.cells = info.progress ? info.progress.slice() : new Array(n * n).fill(0);
     state.selected = 0;
     state.history = [];
@@ -101,14 +188,15 @@ async function load(text, keepPosition) {
   showAsText(info);
   $("workspace").hidden = false;
   $("board-picture").innerHTML = info.svg;
-  setUpOverlay();
+  setUpBoard();
   buildKeypad(n);
   showRating(info);
   clearResult();
   setUpSteps();
-  if (kept ? state.cells.some((v) => v !== 0) : info.progress) await redrawBoard();
+  if (state.cells.some((v) => v !== 0)) await redrawBoard();
   else drawOverlay();
-  $("board").focus({ preventScroll: true });
+  remember();
+  focusCell();
 }
 
 // The server reads every puzzle with its operations hidden (`grader serve
@@ -146,45 +234,116 @@ function showRating(info) {
 
 // ---- the board ----
 
-function setUpOverlay() {
+// The board: the picture drawn by the back end, the marks of the page on it
+// (the cell selected, a hint's cells, the entries a check found wrong: each a
+// shape as well as a colour), and over them an ARIA grid of one element per
+// cell, which takes the clicks and the keyboard focus and tells a screen reader
+// each cell's name, digit and pencil marks.
+function setUpBoard() {
   const f = state.info.frame;
-  const overlay = $("overlay");
-  overlay.setAttribute("viewBox", `0 0 ${f.width} ${f.height}`);
+  $("overlay").setAttribute("viewBox", `0 0 ${f.width} ${f.height}`);
+  const grid = $("cells");
+  grid.replaceChildren();
+  grid.setAttribute("aria-label", `The grid, ${f.n} by ${f.n}: arrow keys move, a digit writes it, Shift+digit a pencil mark`);
+  const percent = (v, of) => `${((100 * v) / of).toFixed(4)}%`;
+  for (let r = 0; r < f.n; r++) {
+    const row = document.createElement("div");
+    row.setAttribute("role", "row");
+    for (let c = 0; c < f.n; c++) {
+      const cell = document.createElement("div");
+      cell.setAttribute("role", "gridcell");
+      cell.className = "cell";
+      cell.dataset.index = r * f.n + c;
+      cell.tabIndex = -1;
+      cell.style.left = percent(f.left + c * f.cell, f.width);
+      cell.style.top = percent(f.top + r * f.cell, f.height);
+      cell.style.width = percent(f.cell, f.width);
+      cell.style.height = percent(f.cell, f.height);
+      row.append(cell);
+    }
+    grid.append(row);
+  }
 }
 
-function cellRect(index, fill, stroke, opacity) {
+// What a screen reader says of a cell: `B3: 4`, `B3: pencil marks 1, 2`, `B3:
+// blank`, and whether a check or a hint points at it.
+function cellLabel(i) {
+  const v = state.cells[i];
+  let text = `${state.info.cell_names[i]}: `;
+  if (Array.isArray(v) && v.length) text += `pencil marks ${v.join(", ")}`;
+  else if (typeof v === "number" && v !== 0) text += String(v);
+  else text += "blank";
+  if (state.marks.conflicts.includes(i)) text += ", wrong";
+  if (state.marks.hint.includes(i)) text += ", in the hint";
+  return text;
+}
+
+function gridCells() {
+  return $("cells").querySelectorAll("[role=gridcell]");
+}
+
+function updateCells() {
+  gridCells().forEach((cell, i) => {
+    cell.setAttribute("aria-label", cellLabel(i));
+    cell.setAttribute("aria-selected", i === state.selected ? "true" : "false");
+    cell.tabIndex = i === state.selected ? 0 : -1;
+  });
+}
+
+function focusCell() {
+  const cell = gridCells()[state.selected];
+  if (cell) cell.focus({ preventScroll: true });
+}
+
+function selectCell(i) {
+  state.selected = i;
+  drawOverlay();
+  focusCell();
+}
+
+// Tells a screen reader what changed (the live region).
+function announce(text) {
+  $("announce").textContent = text;
+}
+
+function cellShape(index, tag, cls) {
   const f = state.info.frame;
   const r = Math.floor(index / f.n), c = index % f.n;
-  const rect = document.createElementNS(SVG_NS, "rect");
-  rect.setAttribute("x", f.left + c * f.cell);
-  rect.setAttribute("y", f.top + r * f.cell);
-  rect.setAttribute("width", f.cell);
-  rect.setAttribute("height", f.cell);
-  rect.setAttribute("fill", fill);
-  rect.setAttribute("fill-opacity", opacity);
-  if (stroke) {
-    rect.setAttribute("stroke", stroke);
-    rect.setAttribute("stroke-width", f.cell / 14);
+  const x = f.left + c * f.cell, y = f.top + r * f.cell;
+  const shape = document.createElementNS(SVG_NS, tag);
+  shape.setAttribute("class", cls);
+  shape.setAttribute("stroke-width", f.cell / 14);
+  if (tag === "rect") {
+    const inset = cls === "selected" ? 0 : f.cell / 10;
+    shape.setAttribute("x", x + inset);
+    shape.setAttribute("y", y + inset);
+    shape.setAttribute("width", f.cell - 2 * inset);
+    shape.setAttribute("height", f.cell - 2 * inset);
+  } else {
+    // A cross in the top right corner (the clue is in the top left): an entry
+    // found wrong.
+    const left = x + 0.66 * f.cell, right = x + 0.84 * f.cell, top = y + 0.16 * f.cell, bottom = y + 0.34 * f.cell;
+    shape.setAttribute("d", `M${left} ${top}L${right} ${bottom}M${right} ${top}L${left} ${bottom}`);
   }
-  return rect;
+  return shape;
 }
 
 function drawOverlay() {
   const overlay = $("overlay");
   overlay.replaceChildren();
-  for (const i of state.marks.hint) overlay.append(cellRect(i, "#3fb950", null, 0.28));
+  // A hint's cells: shaded, with a dashed frame.
+  for (const i of state.marks.hint) overlay.append(cellShape(i, "rect", "hint"));
+  // A wrong entry: shaded, and crossed out.
   for (const i of state.marks.conflicts) {
-    const rect = cellRect(i, "#e03131", null, 0.3);
-    rect.setAttribute("class", "conflict");
-    overlay.append(rect);
+    overlay.append(cellShape(i, "rect", "conflict"), cellShape(i, "path", "cross"));
   }
-  const sel = cellRect(state.selected, "#1f5fbf", "#1f5fbf", state.pencil ? 0.06 : 0.12);
-  sel.setAttribute("class", "selected");
-  overlay.append(sel);
+  overlay.append(cellShape(state.selected, "rect", state.pencil ? "selected pencil" : "selected"));
+  updateCells();
 }
 
 async function redrawBoard() {
   const seq = ++state.boardSeq;
+  remember();
   try {
     const doc = await api("/api/board", { ...shown(), cells: state.cells });
     if (seq === state.boardSeq) {
@@ -229,6 +388,7 @@ function togglePencil() {
   state.pencil = !state.pencil;
   const b = $("pencil");
   if (b) b.setAttribute("aria-pressed", state.pencil);
+  announce(state.pencil ? "Pencil marks on" : "Pencil marks off");
   drawOverlay();
 }
 
@@ -241,6 +401,7 @@ function change(index, value, later) {
   if (state.history.length > 1000) state.history.shift();
   state.cells[index] = value;
   state.marks.conflicts = [];
+  announce(cellLabel(index));
   if (!later) redrawBoard();
 }
 
@@ -262,6 +423,7 @@ function undoLast() {
   state.cells[last[0]] = last[1];
   state.selected = last[0];
   state.marks.conflicts = [];
+  announce(`Undone: ${cellLabel(last[0])}`);
   redrawBoard();
 }
 
@@ -269,21 +431,15 @@ function move(dr, dc) {
   const n = state.info.size;
   const r = (Math.floor(state.selected / n) + dr + n) % n;
   const c = ((state.selected % n) + dc + n) % n;
+  const inGrid = document.activeElement && document.activeElement.getAttribute("role") === "gridcell";
   state.selected = r * n + c;
   drawOverlay();
+  if (inGrid) focusCell();
 }
 
-function onBoardClick(event) {
-  const f = state.info.frame;
-  const box = $("overlay").getBoundingClientRect();
-  const x = (event.clientX - box.left) * f.width / box.width;
-  const y = (event.clientY - box.top) * f.height / box.height;
-  const c = Math.floor((x - f.left) / f.cell), r = Math.floor((y - f.top) / f.cell);
-  if (r >= 0 && r < f.n && c >= 0 && c < f.n) {
-    state.selected = r * f.n + c;
-    drawOverlay();
-  }
-  $("board").focus({ preventScroll: true });
+function onCellClick(event) {
+  const cell = event.target.closest("[role=gridcell]");
+  if (cell) selectCell(Number(cell.dataset.index));
 }
 
 function onKey(event) {
@@ -436,6 +592,7 @@ async function showStep(k) {
   const line = state.info.steps[k - 1];
   $("step-count").textContent = `Step ${k} of ${count}`;
   $("step-text").textContent = `(${line.rating}) ${line.text}`;
+  $("step-picture").setAttribute("aria-label", `Step ${k} drawn on the grid: ${line.text}`);
   updateStepButtons();
   const seq = ++state.stepSeq;
   try {
@@ -623,6 +780,108 @@ async function showLadder() {
   } catch (e) { /* the paragraph above still says it */ }
 }
 
+// ---- kept across reloads, and shared by a link ----
+
+const STORE = "kenken-grader";
+
+// The page's address for a puzzle: `#p=` its text (and `&h=1` with its
+// operations hidden), which opens it when followed.
+function linkFor(puzzle, hideOps) {
+  return `#p=${encodeURIComponent(puzzle)}${hideOps ? "&h=1" : ""}`;
+}
+
+// Keeps the puzzle shown and its position (for a reload), and puts the
+// puzzle's link in the address bar.
+function remember() {
+  if (state.puzzle === null) return;
+  const kept = { puzzle: state.puzzle, hideOps: state.hideOps, cells: state.cells, selected: state.selected };
+  try {
+    localStorage.setItem(STORE, JSON.stringify(kept));
+  } catch (e) { /* storage full or refused: the page works without it */ }
+  const link = linkFor(state.puzzle, state.hideOps);
+  if (location.hash !== link) history.replaceState(null, "", link);
+}
+
+function saved() {
+  try {
+    const kept = JSON.parse(localStorage.getItem(STORE));
+    return kept && typeof kept.puzzle === "string" ? kept : null;
+  } catch (e) {
+    return null;
+  }
+}
+
+// Opens the puzzle of the address's `#p=`, else the one kept from the last
+// visit, each with the position kept for it.
+function restore() {
+  const params = new URLSearchParams(location.hash.slice(1));
+  const kept = saved();
+  let puzzle = params.get("p");
+  let hideOps = params.get("h") === "1";
+  if (puzzle === null) {
+    if (kept === null) return;
+    puzzle = kept.puzzle;
+    hideOps = kept.hideOps === true;
+  }
+  if (puzzle === state.puzzle && hideOps === state.hideOps) return;
+  $("hide-ops").checked = hideOps || $("hide-ops").disabled;
+  $("puzzle-text").value = puzzle;
+  const position = kept && kept.puzzle === puzzle && kept.hideOps === hideOps ? kept : null;
+  load(puzzle, false, position);
+}
+
+async function copyLink() {
+  const link = new URL(linkFor(state.puzzle, state.hideOps), location.href).href;
+  $("export-text").value = link;
+  $("export-box").hidden = false;
+  $("export-text").select();
+  let copied = false;
+  try {
+    await navigator.clipboard.writeText(link);
+    copied = true;
+  } catch (e) { /* no clipboard here: the link is selected to copy */ }
+  say($("result"), copied ? "The puzzle's link, copied:" : "The puzzle's link (copy it):");
+}
+
+// ---- a new puzzle, made in the worker ----
+
+// The bands offered, by the ladder's levels (see the rating's scale).
+function band() {
+  const [min, max] = $("new-band").value.split("-");
+  return { min: Number(min), max: max === "" ? undefined : Number(max) };
+}
+
+async function newPuzzle(event) {
+  event.preventDefault();
+  const message = $("load-message");
+  const size = Number($("new-size").value);
+  const { min, max } = band();
+  const hideOps = $("hide-ops").checked;
+  const what = `a unique ${size}×${size} puzzle rated ${max === undefined ? `${min} or more` : min === max ? min : `${min} to ${max}`}`;
+  say(message, `Making ${what}…`);
+  const seq = ++state.loadSeq;
+  let rows;
+  try {
+    rows = await engine.send(
+      { kind: "generate", options: { size, min, max, count: 1, hideOps, timeout: 600 } },
+      (p) => { if (seq === state.loadSeq) say(message, `Making ${what}… (${p.tried} attempt(s) so far)`); },
+    );
+  } catch (e) {
+    if (seq === state.loadSeq) say(message, e.message, "error");
+    return;
+  }
+  if (seq !== state.loadSeq) return;
+  const puzzle = rows[0].puzzle;
+  $("puzzle-text").value = puzzle;
+  await load(puzzle);
+}
+
+function cancel() {
+  engine.stop("Cancelled: the engine was stopped (it starts afresh for the next request).");
+  if (state.pending !== null) state.pending = null;
+  say($("load-message"), "Cancelled.", "error");
+}
+
 // ---- wiring ----
 
 $("load").addEventListener("click", () => {
@@ -635,12 +894,13 @@ $("puzzle-text").addEventListener("keydown", (e) => {
 $("file-open").addEventListener("click", openFromFile);
 $("hide-ops").addEventListener("change", onHideOps);
 $("file-list").addEventListener("change", () => { $("file-number").value = ""; });
-$("overlay").addEventListener("click", onBoardClick);
+$("cells").addEventListener("click", onCellClick);
 document.addEventListener("keydown", onKey);
 $("check").addEventListener("click", check);
 for (const b of document.querySelectorAll("button.hint")) b.addEventListener("click", () => hint(b.dataset.level));
 $("apply-hint").addEventListener("click", applyHint);
 $("export").addEventListener("click", exportK6c);
+$("link").addEventListener("click", copyLink);
 $("clear").addEventListener("click", () => {
   state.cells.forEach((v, i) => { if (v !== 0) change(i, 0, true); });
   clearResult();
@@ -653,4 +913,9 @@ $("step-forward").addEventListener("click", () => showStep(state.step + 1));
 $("step-last").addEventListener("click", () => showStep(state.info.steps.length));
 $("step-range").addEventListener("input", (e) => showStep(Number(e.target.value)));
 $("ladder-details").addEventListener("toggle", showLadder);
+$("new-puzzle").addEventListener("submit", newPuzzle);
+$("cancel").addEventListener("click", cancel);
+window.addEventListener("hashchange", restore);
+$("new-puzzle").hidden = BACKEND !== "worker";
 setUpFile();
+restore();

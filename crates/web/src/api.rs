@@ -85,8 +85,26 @@ struct StepLine {
     text: String,
 }
 
+/// A POST route's answer: the API call, or what went wrong.
+pub type Answer = fn(Call<'_>, Value) -> Result<Value, ApiError>;
+
+/// The function that answers the POST route `path`, when it is one.
+pub fn post_route(path: &str) -> Option<Answer> {
+    Some(match path {
+        "/api/load" => load,
+        "/api/step" => step,
+        "/api/proof" => proof,
+        "/api/board" => board,
+        "/api/check" => check,
+        "/api/hint" => hint,
+        "/api/export" => export,
+        _ => return None,
+    })
+}
+
 /// `POST /api/load {"puzzle"}`: the puzzle read, its rating, its step log (texts),
-/// the empty board and, for K6C/D6C, the position it carries; the puzzle as a
+/// the empty board, the cells' names (`A1`, in reading order) and, for K6C/D6C,
+/// the position it carries; the puzzle as a
 /// Tatham ID and in the text format (only the text format shows a hidden
 /// operation).
 pub fn load(call: Call<'_>, body: Value) -> Result<Value, ApiError> {
@@ -152,6 +170,7 @@ pub fn load(call: Call<'_>, body: Value) -> Result<Value, ApiError> {
         "hardest": hardest,
         "steps": steps,
         "walk_end": loaded.walk_end,
+        "cell_names": puzzle.size().cells().map(|c| puzzle.size().cell_label(c)).collect::<Vec<String>>(),
         "frame": FrameJson::from(picture.grid_frame()),
         "svg": picture.svg(),
         "progress": progress,

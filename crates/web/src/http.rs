@@ -3,7 +3,7 @@
 
 use crate::api::{self, Call};
 use crate::server::State;
-use crate::{ApiError, MAX_BODY};
+use crate::{ApiError, APP_JS, INDEX_HTML, MAX_BODY};
 use http_body_util::{BodyExt, Full, LengthLimitError, Limited};
 use hyper::body::{Body, Bytes, Frame, Incoming, SizeHint};
 use hyper::header::HeaderValue;
@@ -20,9 +20,6 @@ use std::sync::{Arc, Mutex, MutexGuard};
 use std::task::{Context, Poll};
 use std::time::{Duration, Instant};
 use tokio::sync::Notify;
-
-static INDEX_HTML: &str = include_str!("../assets/index.html");
-static APP_JS: &str = include_str!("../assets/app.js");
 
 /// Puzzles listed by one `GET /api/puzzles`.
 const MAX_LIST: usize = 1000;
@@ -374,14 +371,8 @@ async fn route(state: Arc<State>, request: Request<Incoming>) -> Reply {
         post => match json_body(request, state.config.read_timeout).await {
             Err(e) => Err(e),
             Ok(body) => {
-                let answer: fn(Call<'_>, Value) -> Result<Value, ApiError> = match post {
-                    "/api/load" => api::load,
-                    "/api/step" => api::step,
-                    "/api/proof" => api::proof,
-                    "/api/board" => api::board,
-                    "/api/check" => api::check,
-                    "/api/hint" => api::hint,
-                    _ => api::export,
+                let Some(answer) = api::post_route(post) else {
+                    return Reply::error(&ApiError::not_found(format!("no such page: {post}")));
                 };
                 compute(&state, move |call| answer(call, body)).await
             }

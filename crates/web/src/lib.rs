@@ -11,7 +11,7 @@
 //! | `GET /api/openapi.json` | the API's OpenAPI 3 description |
 //! | `GET /api/ladder` | the techniques and their ratings |
 //! | `GET /api/puzzles?offset=&limit=` | puzzles of the server's FILE (404 without one) |
-//! | `POST /api/load {"puzzle"}` | the puzzle read (any format), its rating, its step log, the empty board, the puzzle as a Tatham ID and as text |
+//! | `POST /api/load {"puzzle"}` | the puzzle read (any format), its rating, its step log, the empty board, the cells' names, the puzzle as a Tatham ID and as text |
 //! | `POST /api/step {"puzzle","n"}` | step n, explained, drawn on the grid before it |
 //! | `POST /api/proof {"puzzle","n","k"}` | proof k of step n (why a removed cage combination cannot be), its text and its picture |
 //! | `POST /api/board {"puzzle","cells"}` | the picture of a position |
@@ -43,12 +43,20 @@
 //! connections (past the cap a connection is answered 503 and closed), each
 //! given [`Config::read_timeout`] to send a request's head and then its body
 //! (408 and closed otherwise), on a runtime of [`RUNTIME_THREADS`] threads.
+//!
+//! The server is the default feature `server`. Without it the crate is the page
+//! and [`Engine`]: the same API answered in the caller's thread, with no HTTP,
+//! for the page whose back end is the engine compiled to WebAssembly in a Web
+//! Worker (`crates/wasm`).
 
 #![forbid(unsafe_code)]
 
 mod api;
 mod cache;
+mod engine;
+#[cfg(feature = "server")]
 mod http;
+#[cfg(feature = "server")]
 mod server;
 
 use kenken_formats::batch_input;
@@ -58,7 +66,10 @@ use std::path::Path;
 use std::time::Duration;
 use thiserror::Error;
 
+pub use engine::Engine;
+#[cfg(feature = "server")]
 pub use http::routes;
+#[cfg(feature = "server")]
 pub use server::{Server, RUNTIME_THREADS};
 
 /// The largest request body read: a puzzle and a position of a 16×16 take a few
@@ -72,6 +83,10 @@ pub const MAX_PUZZLE: usize = 4096;
 pub const MAX_LIBRARY: usize = 100_000;
 /// The API's OpenAPI 3 description, as served at `GET /api/openapi.json`.
 pub const OPENAPI: &str = include_str!("../assets/openapi.json");
+/// The page, as served at `GET /`.
+pub const INDEX_HTML: &str = include_str!("../assets/index.html");
+/// The page's script, as served at `GET /app.js`.
+pub const APP_JS: &str = include_str!("../assets/app.js");
 
 /// The connection caps [`Config::connections`] may take.
 pub const CONNECTIONS: RangeInclusive<usize> = 1..=65_536;
@@ -293,6 +308,7 @@ pub struct ApiError {
     pub message: String,
     extra: Option<(&'static str, serde_json::Value)>,
     /// The connection ends after the answer (the request was not read whole).
+    #[cfg_attr(not(feature = "server"), allow(dead_code))]
     close: bool,
 }
 
@@ -305,6 +321,7 @@ impl ApiError {
             close: false,
         }
     }
+    #[cfg(feature = "server")]
     fn closing(self) -> ApiError {
         ApiError {
             close: true,
@@ -327,7 +344,8 @@ impl ApiError {
         self.extra = Some((key, value));
         self
     }
-    fn body(&self) -> serde_json::Value {
+    /// The answer's JSON: `{"error": …}`, and the extra field when there is one.
+    pub fn body(&self) -> serde_json::Value {
         let mut doc = serde_json::json!({ "error": self.message });
         if let Some((key, value)) = &self.extra {
             doc[*key] = value.clone();

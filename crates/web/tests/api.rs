@@ -212,7 +212,7 @@ fn the_page_and_its_script_are_served() {
     assert_eq!(page.status, 200);
     assert!(page.head.contains("text/html"), "{}", page.head);
     assert!(page.head.contains("Content-Security-Policy"));
-    assert!(page.body.contains("<script src=\"/app.js\""));
+    assert!(page.body.contains("<script src=\"app.js\""));
     // Nothing is fetched from elsewhere (the one address is SVG's namespace).
     let elsewhere = |text: &str| {
         text.replace("http://www.w3.org/2000/svg", "")

@@ -5,7 +5,6 @@
 use super::encoding::{encode, pack_parts, BLOCK, PACKED};
 use super::refill;
 use crate::SearchTable;
-use bitvec::field::BitField;
 use kenken_model::{bits, Budget, Combinations, Digit, Digits, Exhausted, Puzzle};
 use std::borrow::Borrow;
 
@@ -474,24 +473,12 @@ fn copy_live_rows<const W: usize>(
         }
         count += 1;
     };
-    let live = &table.live;
-    if live.as_bitptr().bit().into_inner() == 0 {
-        // The live set's own words (a table's bits start a word unless it was
-        // made from a slice of another's), the last one cut at the table's end.
-        let len = table.len();
-        for (w, &word) in live.as_raw_slice().iter().enumerate() {
-            spend_rows(w, len, table.width(), budget)?;
-            for b in bits::ones(word & bits::tail_mask(len, w)) {
-                copy(table.row(w * 64 + b));
-            }
-        }
-    } else {
-        let len = table.len();
-        for (w, chunk) in live.chunks(64).enumerate() {
-            spend_rows(w, len, table.width(), budget)?;
-            for b in bits::ones(chunk.load_le()) {
-                copy(table.row(w * 64 + b));
-            }
+    // The live set's words, the last one's bits past the table's end clear.
+    let len = table.len();
+    for (w, &word) in table.live.words().iter().enumerate() {
+        spend_rows(w, len, table.width(), budget)?;
+        for b in bits::ones(word) {
+            copy(table.row(w * 64 + b));
         }
     }
     Ok(count)

@@ -211,7 +211,7 @@ fn a_thousand_idle_connections_under_2_gib() {
             let started = Instant::now();
             let page = get(addr, "/");
             assert_eq!(page.status, 200);
-            assert!(page.body.contains("<script src=\"/app.js\""));
+            assert!(page.body.contains("<script src=\"app.js\""));
             started.elapsed()
         })
         .collect();

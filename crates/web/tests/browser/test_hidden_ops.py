@@ -102,6 +102,7 @@ def test_the_switch_hides_the_operations_of_the_puzzle_shown(page):
     assert page.evaluate("state.cells[0]") == 0
 
 
+@pytest.mark.backends("http")
 def test_the_switch_turned_while_a_puzzle_loads(page):
     # The answers to /api/load are held until both loads are asked for.
     held = []

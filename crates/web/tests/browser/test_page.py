@@ -1,7 +1,8 @@
-"""The page of `grader serve` in a real browser: loading a puzzle, stepping through
+"""The page in a real browser, on both its back ends (`grader serve`'s HTTP API
+and the static site's engine in a Web Worker): loading a puzzle, stepping through
 its solution, entering digits and pencil marks with mouse and keyboard, check,
 hints at every level, K6C export, and pictures of three fixed positions compared
-with committed screenshots.
+with committed screenshots (the same on both back ends).
 
 Set UPDATE_SCREENSHOTS=1 to rewrite the committed screenshots after an intended
 change (and look at them before committing)."""
@@ -50,7 +51,7 @@ def result(page):
     return page.locator("#result").inner_text()
 
 
-def test_page_is_small_and_paints_fast(page, server):
+def test_page_is_small_and_paints_fast(page, backend):
     page.wait_for_function("() => performance.getEntriesByName('first-contentful-paint').length > 0")
     timing = page.evaluate(
         """() => {
@@ -62,9 +63,15 @@ def test_page_is_small_and_paints_fast(page, server):
     print(f"first contentful paint {timing['paint']:.0f} ms, load {timing['load']:.0f} ms")
     assert timing["paint"] is not None and timing["paint"] < 1000
     assert page.title() == "KenKen grader"
-    # The file's puzzles are offered (the list fills, then shows, after the paint).
-    page.wait_for_selector("#file-picker:not([hidden])")
-    assert page.locator("#file-list option").count() == 20
+    if backend == "http":
+        # The file's puzzles are offered (the list fills, then shows, after the paint).
+        page.wait_for_selector("#file-picker:not([hidden])")
+        assert page.locator("#file-list option").count() == 20
+        assert page.locator("#new-puzzle").is_hidden()
+    else:
+        # No file to pick from; a new puzzle is made in the worker.
+        assert page.locator("#new-puzzle").is_visible()
+        assert page.locator("#file-picker").is_hidden()
 
 
 def test_paste_a_tatham_id_and_step_to_the_end(page):
@@ -267,6 +274,7 @@ def test_export_k6c_and_its_limits(page):
     assert page.locator("#export-text").input_value().startswith(". . . .")
 
 
+@pytest.mark.backends("http")
 def test_pick_from_the_file_and_bad_input(page):
     page.select_option("#file-list", index=4)
     page.click("#file-open")

@@ -117,7 +117,7 @@ impl SupportCache {
         }
         list.tick = Some(clock);
         let (words, _) = state.live_words(cage);
-        let word_bits = usize::BITS as usize;
+        let word_bits = u64::BITS as usize;
         list.live.clear();
         resize_within(&mut list.live, list.combos.len().div_ceil(64), 0, budget)?;
         for (p, &i) in list.combos.iter().enumerate() {
