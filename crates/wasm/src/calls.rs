@@ -178,10 +178,11 @@ pub fn grade_row(arg: PuzzleArg<'_>, mut given: Given) -> Result<String, Failure
     given.finish()?;
     let work = Grading::new(&settings);
     let started = Instant::now();
+    let hidden = hide.hide_ops || arg.hidden;
     let imported = arg.read(hide)?;
     let outcome = pipeline::work_one(&work, imported);
     let took = times.then(|| started.elapsed());
-    json(&GradeRow::new(1, arg.text, &outcome, took))
+    json(&GradeRow::new(1, arg.text, hidden, &outcome, took))
 }
 
 #[wasm_bindgen]
@@ -210,6 +211,7 @@ fn rows_of(jobs: Vec<Job>, work: &Grading, times: bool) -> Result<Vec<String>, F
             rows.push(json(&GradeRow::new(
                 job.index,
                 &d.shown(job),
+                job.hide_ops,
                 &d.outcome,
                 d.took,
             ))?);
