@@ -55,9 +55,9 @@ pub struct Context {
 /// the same steps: they differ in time only, and the tests check that they agree.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Engine {
-    /// Set by set up to level 6, where that is quicker; from the combinations'
-    /// side at levels 7 and 8 (whenever the smaller levels found nothing), where
-    /// millions of sets would be checked one by one.
+    /// Set by set up to level 7, where that is quicker (a removing set is usually
+    /// met early); from the combinations' side at level 8 (whenever the smaller
+    /// levels found nothing), where millions of sets would be checked one by one.
     Fast,
     /// From the combinations' side from this level on (at least 3), whenever the
     /// smaller levels found nothing: for the tests, which so cover that search on
@@ -72,7 +72,7 @@ impl Engine {
     /// level found nothing).
     pub(crate) fn by_cores(self, n: usize) -> bool {
         match self {
-            Engine::Fast => n >= 7,
+            Engine::Fast => n >= 8,
             Engine::CoresFrom(from) => n >= from.max(3),
             Engine::Reference => false,
         }
