@@ -44,7 +44,67 @@ pub struct CombinationProof {
     /// The cages that leave it no room, each with the combinations it had before
     /// the step, in the order the text takes them.
     pub cages: Vec<LiveCage>,
+    /// How the listed cages run out of room, claim by claim; the text is written
+    /// from it, one clause per entry.
+    pub chain: Vec<ChainEntry>,
     pub text: String,
+}
+
+/// One checkable claim of a cage comparison's chain. "Fixed" digits are the
+/// assumed ones, then those of every `Forced` entry above this one in its chain
+/// and in the chains around it, then the digits of the enclosing cases; a
+/// cage's options are its live combinations that repeat no fixed digit in a
+/// line (or a KenDoku box).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ChainEntry {
+    /// The cage has exactly this one option left.
+    Forced { cage: CageId, digits: Vec<Digit> },
+    /// The cage has no option left.
+    Empty { cage: CageId },
+    /// One case per option of the cage, each case's chain ending in `Empty`.
+    Branch { cage: CageId, cases: Vec<Case> },
+}
+
+/// One option of a branched cage, and how the cages run out of room with it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Case {
+    pub digits: Vec<Digit>,
+    pub chain: Vec<ChainEntry>,
+}
+
+impl ChainEntry {
+    /// The cage the entry is about.
+    pub fn cage(&self) -> CageId {
+        match self {
+            ChainEntry::Forced { cage, .. }
+            | ChainEntry::Empty { cage }
+            | ChainEntry::Branch { cage, .. } => *cage,
+        }
+    }
+
+    /// How many entries this one holds, itself included.
+    pub fn size(&self) -> usize {
+        match self {
+            ChainEntry::Branch { cases, .. } => {
+                1 + cases
+                    .iter()
+                    .map(|c| c.chain.iter().map(ChainEntry::size).sum::<usize>())
+                    .sum::<usize>()
+            }
+            _ => 1,
+        }
+    }
+
+    /// How many cases end in this entry: 1 for a claim, the leaves for a branch.
+    pub fn leaves(&self) -> usize {
+        match self {
+            ChainEntry::Branch { cases, .. } => cases
+                .iter()
+                .map(|c| c.chain.last().map_or(0, ChainEntry::leaves))
+                .sum(),
+            _ => 1,
+        }
+    }
 }
 
 /// A cage and the combinations it had before the step.

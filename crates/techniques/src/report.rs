@@ -9,12 +9,13 @@
 //!                    "removed": [[1, 6, 9], [6, 1, 9]]}],
 //!  "proof": [{"cage": "A5", "digits": [1, 6, 9],
 //!             "cages": [{"cage": "A1", "cells": ["A1", "A2"], "live": [[2, 9], [9, 2]]}],
+//!             "chain": [{"empty": "A1"}],
 //!             "text": "If A5, A6, A7 were 1, 6, 9, …"}],
 //!  "explanation": "…"}
 //! ```
 
 use crate::labels;
-use crate::proof::{Known, Proof};
+use crate::proof::{ChainEntry, Known, Proof};
 use crate::step::Total;
 use crate::{Layout, Step};
 use kenken_model::{CageId, CellId, Digit, Size};
@@ -73,6 +74,8 @@ pub enum ProofReport {
         digits: Vec<Digit>,
         /// The cages that leave it no room, with what they could be before the step.
         cages: Vec<LiveCageReport>,
+        /// How the cages run out of room, claim by claim (see [`ChainReport`]).
+        chain: Vec<ChainReport>,
         text: String,
     },
     Region {
@@ -88,6 +91,57 @@ pub enum ProofReport {
         losses: Vec<LossReport>,
         text: String,
     },
+}
+
+/// One claim of a cage comparison's chain (see [`crate::proof::ChainEntry`]):
+/// `{"forced": "B1", "digits": [4, 1]}`, `{"empty": "C1"}` or `{"branch": "D1",
+/// "cases": [{"digits": [1, 6], "chain": […]}, …]}`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(untagged)]
+pub enum ChainReport {
+    Forced {
+        forced: String,
+        digits: Vec<Digit>,
+    },
+    Empty {
+        empty: String,
+    },
+    Branch {
+        branch: String,
+        cases: Vec<CaseReport>,
+    },
+}
+
+/// One case of a branch: the branched cage's digits, and the chain that follows.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct CaseReport {
+    pub digits: Vec<Digit>,
+    pub chain: Vec<ChainReport>,
+}
+
+fn chain_report(chain: &[ChainEntry], layout: &Layout) -> Vec<ChainReport> {
+    chain
+        .iter()
+        .map(|entry| match entry {
+            ChainEntry::Forced { cage, digits } => ChainReport::Forced {
+                forced: cage_name(layout, *cage),
+                digits: digits.clone(),
+            },
+            ChainEntry::Empty { cage } => ChainReport::Empty {
+                empty: cage_name(layout, *cage),
+            },
+            ChainEntry::Branch { cage, cases } => ChainReport::Branch {
+                branch: cage_name(layout, *cage),
+                cases: cases
+                    .iter()
+                    .map(|c| CaseReport {
+                        digits: c.digits.clone(),
+                        chain: chain_report(&c.chain, layout),
+                    })
+                    .collect(),
+            },
+        })
+        .collect()
 }
 
 /// A cage and its combinations before the step.
@@ -212,6 +266,7 @@ fn proof_report(proof: &Proof, layout: &Layout) -> ProofReport {
                     live: c.live.clone(),
                 })
                 .collect(),
+            chain: chain_report(&p.chain, layout),
             text: p.text.clone(),
         },
         Proof::Region(p) => ProofReport::Region {

@@ -9,6 +9,8 @@
 //!   a choice (the list is as short as it can be made by dropping cages); each
 //!   listed cage's combination in the solution is among its live ones; the removed
 //!   combination is not the solution's;
+//! * each cage comparison's chain replays on the proof's own data, and its text
+//!   says clause by clause what the chain says (see [`super::chains`]);
 //! * a region total's or parity's proof adds up: the slice's total is the lines'
 //!   total, each known part holds the solution's total (or parity) there, the
 //!   known parts and what is left make the slice's total, and no total a cage
@@ -18,6 +20,7 @@
 //! operations hidden (each cage's combinations those of every operation), within
 //! the work limit their ratings are made with.
 
+use super::chains;
 use super::corpus::{for_each_parallel, hidden_ops_corpus, report, tatham_corpus};
 use kenken_model::{CageId, CellId, Digit, Puzzle};
 use kenken_search::{count_solutions, Verdict};
@@ -33,6 +36,7 @@ fn every_proof_of_every_hard_step_holds() {
     entries.extend(hidden_ops_corpus());
     let texts: Mutex<Vec<(usize, String)>> = Mutex::new(Vec::new());
     let counts = Mutex::new((0usize, 0usize, 0usize));
+    let branched = Mutex::new(0usize);
     let problems = for_each_parallel(&entries, |entry| {
         let puzzle = &entry.puzzle;
         let outcome = count_solutions(puzzle, 2);
@@ -54,7 +58,8 @@ fn every_proof_of_every_hard_step_holds() {
                 ));
             }
             let checked = match &step.reason {
-                Reason::CageCombination(_) => check_combinations(puzzle, &solution, step),
+                Reason::CageCombination(_) => check_combinations(puzzle, &solution, step)
+                    .and_then(|()| check_chains(puzzle, step, &branched)),
                 Reason::RegionTotal(_) | Reason::RegionParity(_) => {
                     check_region(puzzle, &solution, step)
                 }
@@ -78,11 +83,13 @@ fn every_proof_of_every_hard_step_holds() {
         None
     });
     let (steps, proofs, combination_proofs) = *counts.lock().unwrap();
+    let branched = *branched.lock().unwrap();
     let mut texts = texts.into_inner().unwrap();
     texts.sort_unstable();
     eprintln!(
         "proofs: {steps} steps rated 3 or more, {proofs} proofs ({combination_proofs} of cage \
-         comparisons), all verified; text length median {} characters, longest {}",
+         comparisons, {branched} of them with a branch), all verified; text length median {} \
+         characters, longest {}",
         texts.get(texts.len() / 2).map_or(0, |t| t.0),
         texts.last().map_or(0, |t| t.0)
     );
@@ -93,6 +100,18 @@ fn every_proof_of_every_hard_step_holds() {
     }
     assert!(proofs > 1000, "too few proofs to mean anything: {proofs}");
     report("proofs", &problems, entries.len(), started);
+}
+
+/// Every cage comparison's chain replayed, and its text matched to it.
+fn check_chains(puzzle: &Puzzle, step: &Step, branched: &Mutex<usize>) -> Result<(), String> {
+    for proof in &step.proofs {
+        if let Proof::Combination(p) = proof {
+            if chains::check(puzzle, p)?.branched {
+                *branched.lock().unwrap() += 1;
+            }
+        }
+    }
+    Ok(())
 }
 
 /// The digits of a cage's cells in the solution.

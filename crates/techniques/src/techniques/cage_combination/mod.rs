@@ -10,6 +10,7 @@
 //! changed since that level last found nothing, those cages first. Whether a set
 //! removes something is [`support`]'s question.
 
+mod chain;
 mod connected_sets;
 mod cores;
 mod proof;
