@@ -113,6 +113,12 @@ pub struct LiveCage {
     pub cage: CageId,
     /// Each combination as the digits of the cage's cells, in cell order.
     pub live: Vec<Vec<Digit>>,
+    /// The combinations the clue and the candidates before the step still allow
+    /// but earlier steps cut (so not in `live`).
+    pub cut: Vec<Vec<Digit>>,
+    /// The earlier steps that cut them: indices into the grade's steps (the
+    /// step log numbers them from 1), ascending.
+    pub narrowed_by: Vec<usize>,
 }
 
 /// A slice whose total is known, and what its parts leave to its unknown cages.

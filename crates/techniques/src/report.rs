@@ -150,6 +150,11 @@ pub struct LiveCageReport {
     pub cage: String,
     pub cells: Vec<String>,
     pub live: Vec<Vec<Digit>>,
+    /// The earlier steps (numbered as the step log numbers them, from 1) that cut
+    /// combinations the candidates before the step still allow; absent when none
+    /// did.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub narrowed_by: Vec<usize>,
 }
 
 /// A known part of a slice: a cage's cells there and their total (`value`) or
@@ -264,6 +269,7 @@ fn proof_report(proof: &Proof, layout: &Layout) -> ProofReport {
                     cage: cage_name(layout, c.cage),
                     cells: names(size, layout.cage_cells(c.cage)),
                     live: c.live.clone(),
+                    narrowed_by: c.narrowed_by.iter().map(|i| i + 1).collect(),
                 })
                 .collect(),
             chain: chain_report(&p.chain, layout),

@@ -5,11 +5,16 @@
 //! `Empty`; and the text has one clause per entry, each saying what its entry
 //! says (the cage, `must be (…)`, `has nothing left`, `could be (…) or (…)`, a
 //! case's `if cage X is (…)`), or, for a chain longer than twelve entries, its
-//! branch told as `a search over cages …: N cases, none fits`.
+//! branch told as `a search over cages …: N cases, none fits`. A listed cage
+//! with combinations cut by earlier steps (`cut`, none of them live) names those
+//! steps (`narrowed_by`): each comes before the step and removed some of them,
+//! between them they removed all, and the text says so in a sentence of its own
+//! (`Earlier steps narrowed cage B2 (1−): (3, 2) went at step 12, …`).
 
 use kenken_model::{CageId, CellId, Digit, Puzzle};
 use kenken_techniques::labels;
 use kenken_techniques::proof::{ChainEntry, CombinationProof};
+use kenken_techniques::{Layout, Step};
 
 /// The most entries a text tells one by one.
 const MAX_TOLD: usize = 12;
@@ -19,7 +24,14 @@ pub(super) struct Replayed {
     pub(super) branched: bool,
 }
 
-pub(super) fn check(puzzle: &Puzzle, p: &CombinationProof) -> Result<Replayed, String> {
+pub(super) fn check(
+    layout: &Layout,
+    steps: &[Step],
+    k: usize,
+    p: &CombinationProof,
+) -> Result<Replayed, String> {
+    let puzzle = layout.puzzle();
+    check_narrowing(layout, steps, k, p)?;
     let fixed: Vec<(CellId, Digit)> = puzzle
         .cage(p.cage)
         .cells
@@ -156,11 +168,83 @@ fn cages_of(e: &ChainEntry, out: &mut Vec<CageId>) {
     }
 }
 
+/// The sentence that says an earlier step narrowed a listed cage.
+const NARROWED: &str = " Earlier steps narrowed ";
+
+fn check_narrowing(
+    layout: &Layout,
+    steps: &[Step],
+    k: usize,
+    p: &CombinationProof,
+) -> Result<(), String> {
+    let puzzle = layout.puzzle();
+    let said: Vec<&str> = p.text.split(NARROWED).skip(1).collect();
+    let narrowed: Vec<_> = p.cages.iter().filter(|c| !c.cut.is_empty()).collect();
+    if said.len() != narrowed.len() {
+        return Err(format!(
+            "{} narrowed cages, {} sentences: {}",
+            narrowed.len(),
+            said.len(),
+            p.text
+        ));
+    }
+    for (listed, sentence) in narrowed.iter().zip(said) {
+        let cage = listed.cage;
+        if listed.cut.iter().any(|c| listed.live.contains(c)) {
+            return Err(format!("cage {cage}'s cut combinations are live"));
+        }
+        let mut covered = vec![false; listed.cut.len()];
+        for &j in &listed.narrowed_by {
+            if j >= k {
+                return Err(format!(
+                    "cage {cage} narrowed by step {}, not earlier",
+                    j + 1
+                ));
+            }
+            let mut removed_some = false;
+            for cut in steps[j].cuts.iter().filter(|c| c.cage == cage) {
+                for &i in &cut.removed {
+                    let row = layout.combination(cage, i as usize);
+                    for (m, c) in listed.cut.iter().enumerate() {
+                        if c.as_slice() == row {
+                            covered[m] = true;
+                            removed_some = true;
+                        }
+                    }
+                }
+            }
+            if !removed_some {
+                return Err(format!(
+                    "step {} removed none of cage {cage}'s cut combinations",
+                    j + 1
+                ));
+            }
+        }
+        if covered.contains(&false) {
+            return Err(format!(
+                "cage {cage}'s cut combinations are not all removed by steps {:?}",
+                listed.narrowed_by
+            ));
+        }
+        let name = format!("{} (", labels::cage(puzzle, cage));
+        let numbers = listed.narrowed_by.iter().all(|j| {
+            sentence
+                .split(|ch: char| !ch.is_ascii_digit())
+                .any(|w| w == (j + 1).to_string())
+        });
+        if !sentence.starts_with(&name) || !numbers {
+            return Err(format!(
+                "`{sentence}` does not name cage {cage} and steps {:?}",
+                listed.narrowed_by
+            ));
+        }
+    }
+    Ok(())
+}
+
 fn check_text(puzzle: &Puzzle, p: &CombinationProof) -> Result<(), String> {
-    let text = p
-        .text
-        .strip_suffix('.')
-        .ok_or("a text without a full stop")?;
+    let text = p.text.split(NARROWED).next().unwrap_or_default();
+    let text = text.strip_suffix('.').ok_or("a text without a full stop")?;
     let clauses: Vec<&str> = text.split(". ").flat_map(|s| s.split("; ")).collect();
     let opening = format!(
         "If {} were ",

@@ -10,7 +10,8 @@
 //!   listed cage's combination in the solution is among its live ones; the removed
 //!   combination is not the solution's;
 //! * each cage comparison's chain replays on the proof's own data, and its text
-//!   says clause by clause what the chain says (see [`super::chains`]);
+//!   says clause by clause what the chain says, and every cage narrowed by
+//!   earlier steps names them (see [`super::chains`]);
 //! * a region total's or parity's proof adds up: the slice's total is the lines'
 //!   total, each known part holds the solution's total (or parity) there, the
 //!   known parts and what is left make the slice's total, and no total a cage
@@ -25,7 +26,7 @@ use super::corpus::{for_each_parallel, hidden_ops_corpus, report, tatham_corpus}
 use kenken_model::{CageId, CellId, Digit, Puzzle};
 use kenken_search::{count_solutions, Verdict};
 use kenken_techniques::proof::{CombinationProof, Known, Proof};
-use kenken_techniques::{Axis, Grader, Options, Rating, Reason, Step, Total};
+use kenken_techniques::{Axis, Grader, Layout, Options, Rating, Reason, Step, Total};
 use std::sync::Mutex;
 use std::time::Instant;
 
@@ -59,7 +60,7 @@ fn every_proof_of_every_hard_step_holds() {
             }
             let checked = match &step.reason {
                 Reason::CageCombination(_) => check_combinations(puzzle, &solution, step)
-                    .and_then(|()| check_chains(puzzle, step, &branched)),
+                    .and_then(|()| check_chains(grader.layout(), &grade.steps, i, &branched)),
                 Reason::RegionTotal(_) | Reason::RegionParity(_) => {
                     check_region(puzzle, &solution, step)
                 }
@@ -103,10 +104,15 @@ fn every_proof_of_every_hard_step_holds() {
 }
 
 /// Every cage comparison's chain replayed, and its text matched to it.
-fn check_chains(puzzle: &Puzzle, step: &Step, branched: &Mutex<usize>) -> Result<(), String> {
-    for proof in &step.proofs {
+fn check_chains(
+    layout: &Layout,
+    steps: &[Step],
+    k: usize,
+    branched: &Mutex<usize>,
+) -> Result<(), String> {
+    for proof in &steps[k].proofs {
         if let Proof::Combination(p) = proof {
-            if chains::check(puzzle, p)?.branched {
+            if chains::check(layout, steps, k, p)?.branched {
                 *branched.lock().unwrap() += 1;
             }
         }

@@ -11,7 +11,7 @@
 use super::proof::Other;
 use crate::explain::{capitalised, or_words};
 use crate::labels::{self, and_list};
-use crate::proof::{Case, ChainEntry};
+use crate::proof::{Case, ChainEntry, CombinationProof};
 use crate::Layout;
 use kenken_model::{Budget, CageId, CellId, Digit, Exhausted, Puzzle};
 
@@ -470,4 +470,43 @@ fn digit_list(digits: &[Digit]) -> String {
         .map(|d| d.to_string())
         .collect::<Vec<_>>()
         .join(", ")
+}
+
+/// The most cut combinations a narrowing sentence lists one by one.
+const CUT_LISTED: usize = 4;
+
+/// Adds to a proof's text, for each listed cage that earlier steps narrowed, a
+/// sentence saying which of its combinations the candidates still allow went, and
+/// at which steps: `Earlier steps narrowed cage B2 (1−): (3, 2) went at step 12.`
+pub(crate) fn narrowing_words(layout: &Layout, proof: &mut CombinationProof) {
+    let puzzle = layout.puzzle();
+    for listed in &proof.cages {
+        if listed.cut.is_empty() {
+            continue;
+        }
+        let what = if listed.cut.len() <= CUT_LISTED {
+            and_list(
+                listed
+                    .cut
+                    .iter()
+                    .map(|c| format!("({})", digit_list(c)))
+                    .collect(),
+            )
+        } else {
+            format!("{} of its combinations", listed.cut.len())
+        };
+        let at = match listed.narrowed_by.as_slice() {
+            [] => "at an earlier step".to_string(),
+            [one] => format!("at step {}", one + 1),
+            many => format!(
+                "at steps {}",
+                and_list(many.iter().map(|s| (s + 1).to_string()).collect())
+            ),
+        };
+        proof.text.push_str(&format!(
+            " Earlier steps narrowed {}: {what} went {at}, though the candidates allow {}.",
+            labels::cage_with_short_clue(puzzle, listed.cage),
+            if listed.cut.len() == 1 { "it" } else { "them" }
+        ));
+    }
 }

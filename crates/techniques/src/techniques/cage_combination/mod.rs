@@ -11,6 +11,7 @@
 //! removes something is [`support`]'s question.
 
 mod chain;
+pub(crate) use chain::narrowing_words;
 mod connected_sets;
 mod cores;
 mod proof;

@@ -60,6 +60,8 @@ pub(super) fn prove(
                             .iter()
                             .map(|&j| layout.combination(o.cage, j).to_vec())
                             .collect(),
+                        cut: o.cut.clone(),
+                        narrowed_by: Vec::new(),
                     })
                     .collect(),
                 chain,
@@ -76,15 +78,34 @@ pub(super) struct Other {
     pub(super) cells: Vec<CellId>,
     /// Indices into the cage's table.
     pub(super) live: Vec<usize>,
+    /// The combinations the candidates allow that are not live: cut by earlier
+    /// steps.
+    cut: Vec<Vec<Digit>>,
 }
 
 impl Other {
     fn new(state: &State, cage: CageId, budget: &mut Budget) -> Result<Other, Exhausted> {
-        budget.spend(state.live_count(cage) as u64)?;
+        let layout = state.layout();
+        let table = layout.table(cage);
+        budget.spend(table.len() as u64)?;
+        let cells = layout.cage_cells(cage);
+        let live = state.live(cage);
+        let cut = (0..table.len())
+            .filter(|&i| !live[i])
+            .map(|i| table.row(i))
+            .filter(|row| {
+                cells
+                    .iter()
+                    .zip(row.iter())
+                    .all(|(&c, &d)| state.candidates(c).contains(d))
+            })
+            .map(<[Digit]>::to_vec)
+            .collect();
         Ok(Other {
             cage,
-            cells: state.layout().cage_cells(cage).to_vec(),
+            cells: cells.to_vec(),
             live: state.live_combinations(cage).collect(),
+            cut,
         })
     }
 
