@@ -11,8 +11,9 @@
 //!   listed are the fewest that suffice.
 //! * [`RegionProof`]: a slice of lines adds up (or multiplies, or has a parity)
 //!   to a known total; the known parts of its cages make some of it; what is left
-//!   is what the unknown parts must make, and each unknown cage loses the totals
-//!   inside the slice that no choice for the others completes.
+//!   is what the unknown parts must make, each unknown part with the totals it can
+//!   make, and each unknown cage loses the totals inside the slice that no choice
+//!   for the others completes.
 
 use crate::step::{Slice, Total};
 use kenken_model::{CageId, CellId, Digit};
@@ -131,6 +132,9 @@ pub struct RegionProof {
     pub known: Vec<KnownPart>,
     /// What the unknown parts must make together.
     pub left: Known,
+    /// Each unknown cage's part, with the totals (or parities) its live
+    /// combinations before the step make there.
+    pub parts: Vec<Loss>,
     /// Each unknown cage and the totals inside the slice it loses.
     pub losses: Vec<Loss>,
     pub text: String,
@@ -153,7 +157,8 @@ pub enum Known {
     Parity(bool),
 }
 
-/// An unknown cage of a slice and the totals inside the slice it loses.
+/// An unknown cage's part of a slice and some of its totals there: those it
+/// could make (a region proof's `parts`) or those it loses (`losses`).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Loss {
     pub cage: CageId,

@@ -87,6 +87,8 @@ pub enum ProofReport {
         known: Vec<PartReport>,
         /// What the other parts must make together: a total, or `odd` / `even`.
         left: Amount,
+        /// Each unknown part with the totals (or parities) it can make there.
+        parts: Vec<LossReport>,
         /// The totals each unknown cage loses inside the lines.
         losses: Vec<LossReport>,
         text: String,
@@ -169,7 +171,8 @@ pub struct PartReport {
     pub parity: Option<&'static str>,
 }
 
-/// The totals (or the parity) an unknown cage's cells inside a slice lose.
+/// Totals (or parities) of an unknown cage's cells inside a slice: those it can
+/// make (`parts`) or those it loses (`losses`).
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct LossReport {
     pub cage: String,
@@ -298,6 +301,15 @@ fn proof_report(proof: &Proof, layout: &Layout) -> ProofReport {
                 })
                 .collect(),
             left: p.left.into(),
+            parts: p
+                .parts
+                .iter()
+                .map(|l| LossReport {
+                    cage: cage_name(layout, l.cage),
+                    cells: names(size, &l.cells),
+                    totals: l.totals.iter().map(|&t| t.into()).collect(),
+                })
+                .collect(),
             losses: p
                 .losses
                 .iter()

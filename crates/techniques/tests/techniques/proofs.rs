@@ -120,6 +120,35 @@ fn check_chains(
     Ok(())
 }
 
+/// Whether one total of each of `others`, with `with`, makes `left` (a sum, a
+/// parity of a sum, or a product).
+fn completes(left: Known, with: Known, others: &[&Vec<Known>]) -> bool {
+    fn go(left: Known, acc: Known, others: &[&Vec<Known>]) -> bool {
+        let Some((first, rest)) = others.split_first() else {
+            return match (left, acc) {
+                (Known::Parity(odd), Known::Total(Total::Sum(s))) => odd == (s % 2 == 1),
+                (l, a) => l == a,
+            };
+        };
+        first.iter().any(|&t| {
+            let next = match (acc, t) {
+                (Known::Total(Total::Sum(a)), Known::Total(Total::Sum(b))) => {
+                    Known::Total(Total::Sum(a + b))
+                }
+                (Known::Total(Total::Sum(a)), Known::Parity(odd)) => {
+                    Known::Total(Total::Sum(a + u32::from(odd)))
+                }
+                (Known::Total(Total::Product(a)), Known::Total(Total::Product(b))) => {
+                    Known::Total(Total::Product(a.times(b)))
+                }
+                _ => return true,
+            };
+            go(left, next, rest)
+        })
+    }
+    go(left, with, others)
+}
+
 /// The digits of a cage's cells in the solution.
 fn solution_of(puzzle: &Puzzle, solution: &[Digit], cage: CageId) -> Vec<Digit> {
     puzzle
@@ -272,6 +301,68 @@ fn check_region(puzzle: &Puzzle, solution: &[Digit], step: &Step) -> Result<(), 
             return Err("the parities do not make the slice's".to_string())
         }
         _ => {}
+    }
+    // The unknown parts and the known ones cover the slice; each part's totals
+    // hold the solution's; each lost total is one the part could make, and no
+    // choice of one total of each other part completes what is left with it.
+    let mut covered: Vec<CellId> = p
+        .known
+        .iter()
+        .flat_map(|k| k.cells.iter().copied())
+        .collect();
+    covered.extend(p.parts.iter().flat_map(|u| u.cells.iter().copied()));
+    covered.sort_unstable();
+    let mut all: Vec<CellId> = puzzle.size().cells().filter(|&c| inside(c)).collect();
+    all.sort_unstable();
+    if covered != all {
+        return Err("the known and unknown parts do not cover the slice".to_string());
+    }
+    for part in &p.parts {
+        let truth = sum_of(&part.cells);
+        let holds = part.totals.iter().any(|t| match *t {
+            Known::Total(Total::Sum(v)) => v == truth,
+            Known::Parity(odd) => odd == (truth % 2 == 1),
+            Known::Total(Total::Product(_)) => true,
+        });
+        if !holds || part.cells.iter().any(|&c| !inside(c)) {
+            return Err(format!(
+                "cage {}'s part misses its solution's total",
+                part.cage
+            ));
+        }
+    }
+    for loss in &p.losses {
+        let Some(at) = p.parts.iter().position(|u| u.cage == loss.cage) else {
+            return Err(format!(
+                "cage {} loses totals but is no unknown part",
+                loss.cage
+            ));
+        };
+        let others: Vec<&Vec<Known>> = p
+            .parts
+            .iter()
+            .enumerate()
+            .filter(|&(i, _)| i != at)
+            .map(|(_, u)| &u.totals)
+            .collect();
+        for &lost in &loss.totals {
+            let could = p.parts[at].totals.iter().any(|&t| match (t, lost) {
+                (Known::Parity(odd), Known::Total(Total::Sum(v))) => odd == (v % 2 == 1),
+                (t, l) => t == l,
+            });
+            if !could {
+                return Err(format!(
+                    "cage {} loses {lost:?}, not among its totals",
+                    loss.cage
+                ));
+            }
+            if completes(p.left, lost, &others) {
+                return Err(format!(
+                    "cage {}'s lost {lost:?} is completed by the other parts",
+                    loss.cage
+                ));
+            }
+        }
     }
     for loss in &p.losses {
         let truth = sum_of(&loss.cells);
