@@ -44,6 +44,10 @@ pub struct GradeArgs {
     /// whole log).
     #[arg(long, conflicts_with = "json")]
     pub explain: bool,
+    /// With `--explain`: print every proof of a step, not the first three and a
+    /// count of the rest.
+    #[arg(long, requires = "explain")]
+    pub all_proofs: bool,
     /// Word steps as the reference solver does (`r2c3` cells, cages by 0-based
     /// number), with no explanations.
     #[arg(long, conflicts_with = "explain")]
@@ -213,7 +217,11 @@ fn log(grader: &Grader, puzzle: &str, args: &GradeArgs, runs: &Runs) -> anyhow::
         } else if !ladder_step.is_some_and(|l| s.echoes(l)) {
             lines.push(format!("{}: {}", i + 1, wording.line(s)));
             lines.push(format!("   {}", s.explanation(grader.layout())));
-            let (listed, more) = s.proofs_shown(PROOFS_LISTED);
+            let (listed, more) = s.proofs_shown(if args.all_proofs {
+                usize::MAX
+            } else {
+                PROOFS_LISTED
+            });
             lines.extend(listed.iter().map(|p| format!("   Why: {}", p.text())));
             if more > 0 {
                 lines.push(format!("   … and {more} more like them."));

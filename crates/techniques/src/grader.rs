@@ -310,6 +310,7 @@ impl Grader {
             steps.extend(self.start_singles().iter().cloned());
         }
         let (summary, state, unsound_step) = self.run(options, check, Some(&mut steps), engine);
+        name_narrowing(&self.layout, &mut steps);
         Grade {
             status: summary.status,
             max: summary.max,
@@ -514,6 +515,44 @@ impl Summary {
         if let crate::Reason::CageCombination(crate::step::CageCombination { cages }) = &step.reason
         {
             self.depth = self.depth.max(cages.len());
+        }
+    }
+}
+
+/// Each cage comparison proof's listed cages name the earlier steps that cut
+/// the combinations the candidates still allowed them (`narrowed_by`), and the
+/// proof's text says so. Only proofs (built when a run shows its steps) are
+/// touched.
+fn name_narrowing(layout: &Layout, steps: &mut [Step]) {
+    for k in 0..steps.len() {
+        let (before, rest) = steps.split_at_mut(k);
+        let Some(step) = rest.first_mut() else {
+            break;
+        };
+        for proof in &mut step.proofs {
+            let crate::proof::Proof::Combination(p) = proof else {
+                continue;
+            };
+            for listed in &mut p.cages {
+                if listed.cut.is_empty() {
+                    continue;
+                }
+                listed.narrowed_by = before
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, s)| {
+                        s.cuts.iter().any(|cut| {
+                            cut.cage == listed.cage
+                                && cut.removed.iter().any(|&i| {
+                                    let row = layout.combination(cut.cage, i as usize);
+                                    listed.cut.iter().any(|c| c.as_slice() == row)
+                                })
+                        })
+                    })
+                    .map(|(j, _)| j)
+                    .collect();
+            }
+            crate::techniques::cage_combination::narrowing_words(layout, p);
         }
     }
 }

@@ -127,6 +127,16 @@ pub fn cage_with_clue(puzzle: &Puzzle, id: CageId) -> String {
     format!("{} ({})", self::cage(puzzle, id), clue(cage))
 }
 
+/// A cage with its clue, short: `cage A1 (18×)`, and `cage F5 (10?)` for a
+/// hidden operation (named in full the first time a text names the cage).
+pub fn cage_with_short_clue(puzzle: &Puzzle, id: CageId) -> String {
+    let cage = puzzle.cage(id);
+    if cage.op == Op::Hidden {
+        return format!("{} ({}?)", self::cage(puzzle, id), cage.clue);
+    }
+    cage_with_clue(puzzle, id)
+}
+
 /// Digits: `5`, `5 and 6`, `1, 2 and 3`.
 pub fn digits(list: impl IntoIterator<Item = Digit>) -> String {
     and_list(list.into_iter().map(|d| d.to_string()).collect())

@@ -11,8 +11,9 @@
 //!   listed are the fewest that suffice.
 //! * [`RegionProof`]: a slice of lines adds up (or multiplies, or has a parity)
 //!   to a known total; the known parts of its cages make some of it; what is left
-//!   is what the unknown parts must make, and each unknown cage loses the totals
-//!   inside the slice that no choice for the others completes.
+//!   is what the unknown parts must make, each unknown part with the totals it can
+//!   make, and each unknown cage loses the totals inside the slice that no choice
+//!   for the others completes.
 
 use crate::step::{Slice, Total};
 use kenken_model::{CageId, CellId, Digit};
@@ -44,7 +45,67 @@ pub struct CombinationProof {
     /// The cages that leave it no room, each with the combinations it had before
     /// the step, in the order the text takes them.
     pub cages: Vec<LiveCage>,
+    /// How the listed cages run out of room, claim by claim; the text is written
+    /// from it, one clause per entry.
+    pub chain: Vec<ChainEntry>,
     pub text: String,
+}
+
+/// One checkable claim of a cage comparison's chain. "Fixed" digits are the
+/// assumed ones, then those of every `Forced` entry above this one in its chain
+/// and in the chains around it, then the digits of the enclosing cases; a
+/// cage's options are its live combinations that repeat no fixed digit in a
+/// line (or a KenDoku box).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ChainEntry {
+    /// The cage has exactly this one option left.
+    Forced { cage: CageId, digits: Vec<Digit> },
+    /// The cage has no option left.
+    Empty { cage: CageId },
+    /// One case per option of the cage, each case's chain ending in `Empty`.
+    Branch { cage: CageId, cases: Vec<Case> },
+}
+
+/// One option of a branched cage, and how the cages run out of room with it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Case {
+    pub digits: Vec<Digit>,
+    pub chain: Vec<ChainEntry>,
+}
+
+impl ChainEntry {
+    /// The cage the entry is about.
+    pub fn cage(&self) -> CageId {
+        match self {
+            ChainEntry::Forced { cage, .. }
+            | ChainEntry::Empty { cage }
+            | ChainEntry::Branch { cage, .. } => *cage,
+        }
+    }
+
+    /// How many entries this one holds, itself included.
+    pub fn size(&self) -> usize {
+        match self {
+            ChainEntry::Branch { cases, .. } => {
+                1 + cases
+                    .iter()
+                    .map(|c| c.chain.iter().map(ChainEntry::size).sum::<usize>())
+                    .sum::<usize>()
+            }
+            _ => 1,
+        }
+    }
+
+    /// How many cases end in this entry: 1 for a claim, the leaves for a branch.
+    pub fn leaves(&self) -> usize {
+        match self {
+            ChainEntry::Branch { cases, .. } => cases
+                .iter()
+                .map(|c| c.chain.last().map_or(0, ChainEntry::leaves))
+                .sum(),
+            _ => 1,
+        }
+    }
 }
 
 /// A cage and the combinations it had before the step.
@@ -53,6 +114,12 @@ pub struct LiveCage {
     pub cage: CageId,
     /// Each combination as the digits of the cage's cells, in cell order.
     pub live: Vec<Vec<Digit>>,
+    /// The combinations the clue and the candidates before the step still allow
+    /// but earlier steps cut (so not in `live`).
+    pub cut: Vec<Vec<Digit>>,
+    /// The earlier steps that cut them: indices into the grade's steps (the
+    /// step log numbers them from 1), ascending.
+    pub narrowed_by: Vec<usize>,
 }
 
 /// A slice whose total is known, and what its parts leave to its unknown cages.
@@ -65,6 +132,9 @@ pub struct RegionProof {
     pub known: Vec<KnownPart>,
     /// What the unknown parts must make together.
     pub left: Known,
+    /// Each unknown cage's part, with the totals (or parities) its live
+    /// combinations before the step make there.
+    pub parts: Vec<Loss>,
     /// Each unknown cage and the totals inside the slice it loses.
     pub losses: Vec<Loss>,
     pub text: String,
@@ -87,7 +157,8 @@ pub enum Known {
     Parity(bool),
 }
 
-/// An unknown cage of a slice and the totals inside the slice it loses.
+/// An unknown cage's part of a slice and some of its totals there: those it
+/// could make (a region proof's `parts`) or those it loses (`losses`).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Loss {
     pub cage: CageId,

@@ -9,12 +9,13 @@
 //!                    "removed": [[1, 6, 9], [6, 1, 9]]}],
 //!  "proof": [{"cage": "A5", "digits": [1, 6, 9],
 //!             "cages": [{"cage": "A1", "cells": ["A1", "A2"], "live": [[2, 9], [9, 2]]}],
+//!             "chain": [{"empty": "A1"}],
 //!             "text": "If A5, A6, A7 were 1, 6, 9, …"}],
 //!  "explanation": "…"}
 //! ```
 
 use crate::labels;
-use crate::proof::{Known, Proof};
+use crate::proof::{ChainEntry, Known, Proof};
 use crate::step::Total;
 use crate::{Layout, Step};
 use kenken_model::{CageId, CellId, Digit, Size};
@@ -73,6 +74,8 @@ pub enum ProofReport {
         digits: Vec<Digit>,
         /// The cages that leave it no room, with what they could be before the step.
         cages: Vec<LiveCageReport>,
+        /// How the cages run out of room, claim by claim (see [`ChainReport`]).
+        chain: Vec<ChainReport>,
         text: String,
     },
     Region {
@@ -84,10 +87,63 @@ pub enum ProofReport {
         known: Vec<PartReport>,
         /// What the other parts must make together: a total, or `odd` / `even`.
         left: Amount,
+        /// Each unknown part with the totals (or parities) it can make there.
+        parts: Vec<LossReport>,
         /// The totals each unknown cage loses inside the lines.
         losses: Vec<LossReport>,
         text: String,
     },
+}
+
+/// One claim of a cage comparison's chain (see [`crate::proof::ChainEntry`]):
+/// `{"forced": "B1", "digits": [4, 1]}`, `{"empty": "C1"}` or `{"branch": "D1",
+/// "cases": [{"digits": [1, 6], "chain": […]}, …]}`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(untagged)]
+pub enum ChainReport {
+    Forced {
+        forced: String,
+        digits: Vec<Digit>,
+    },
+    Empty {
+        empty: String,
+    },
+    Branch {
+        branch: String,
+        cases: Vec<CaseReport>,
+    },
+}
+
+/// One case of a branch: the branched cage's digits, and the chain that follows.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct CaseReport {
+    pub digits: Vec<Digit>,
+    pub chain: Vec<ChainReport>,
+}
+
+fn chain_report(chain: &[ChainEntry], layout: &Layout) -> Vec<ChainReport> {
+    chain
+        .iter()
+        .map(|entry| match entry {
+            ChainEntry::Forced { cage, digits } => ChainReport::Forced {
+                forced: cage_name(layout, *cage),
+                digits: digits.clone(),
+            },
+            ChainEntry::Empty { cage } => ChainReport::Empty {
+                empty: cage_name(layout, *cage),
+            },
+            ChainEntry::Branch { cage, cases } => ChainReport::Branch {
+                branch: cage_name(layout, *cage),
+                cases: cases
+                    .iter()
+                    .map(|c| CaseReport {
+                        digits: c.digits.clone(),
+                        chain: chain_report(&c.chain, layout),
+                    })
+                    .collect(),
+            },
+        })
+        .collect()
 }
 
 /// A cage and its combinations before the step.
@@ -96,6 +152,11 @@ pub struct LiveCageReport {
     pub cage: String,
     pub cells: Vec<String>,
     pub live: Vec<Vec<Digit>>,
+    /// The earlier steps (numbered as the step log numbers them, from 1) that cut
+    /// combinations the candidates before the step still allow; absent when none
+    /// did.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub narrowed_by: Vec<usize>,
 }
 
 /// A known part of a slice: a cage's cells there and their total (`value`) or
@@ -110,7 +171,8 @@ pub struct PartReport {
     pub parity: Option<&'static str>,
 }
 
-/// The totals (or the parity) an unknown cage's cells inside a slice lose.
+/// Totals (or parities) of an unknown cage's cells inside a slice: those it can
+/// make (`parts`) or those it loses (`losses`).
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct LossReport {
     pub cage: String,
@@ -210,8 +272,10 @@ fn proof_report(proof: &Proof, layout: &Layout) -> ProofReport {
                     cage: cage_name(layout, c.cage),
                     cells: names(size, layout.cage_cells(c.cage)),
                     live: c.live.clone(),
+                    narrowed_by: c.narrowed_by.iter().map(|i| i + 1).collect(),
                 })
                 .collect(),
+            chain: chain_report(&p.chain, layout),
             text: p.text.clone(),
         },
         Proof::Region(p) => ProofReport::Region {
@@ -237,6 +301,15 @@ fn proof_report(proof: &Proof, layout: &Layout) -> ProofReport {
                 })
                 .collect(),
             left: p.left.into(),
+            parts: p
+                .parts
+                .iter()
+                .map(|l| LossReport {
+                    cage: cage_name(layout, l.cage),
+                    cells: names(size, &l.cells),
+                    totals: l.totals.iter().map(|&t| t.into()).collect(),
+                })
+                .collect(),
             losses: p
                 .losses
                 .iter()

@@ -1,13 +1,16 @@
 //! Integration tests of the techniques crate, in one test binary: each
 //! technique's step on a hand-made pencil-mark position (`steps`), the whole corpus
 //! graded with every step checked (`corpus`), every proof of every hard step
-//! checked by brute force (`proofs`), agreement with the reference
+//! checked by brute force and every cage comparison's chain replayed (`proofs`,
+//! `chains`), agreement with the reference
 //! solver (`reference`), the bounds every run keeps (`deadline`), random and
 //! mutated puzzles graded under a short deadline (`fuzz`), and the
 //! cage-combination engines against each other (`engines`).
 
 mod common;
 
+#[path = "techniques/chains.rs"]
+mod chains;
 #[path = "techniques/corpus.rs"]
 mod corpus;
 #[path = "techniques/deadline.rs"]

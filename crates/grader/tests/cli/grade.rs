@@ -375,8 +375,9 @@ fn json_steps_list_what_they_remove_and_prove_it() {
     assert_eq!(
         proofs[0]["text"],
         "If A5, A6, A7 were 1, 9, 6, cage A1 (18×) could only be (2, 9), (3, 6), (6, 3) or \
-         (9, 2), and each repeats the 9 or the 6 in row A."
+         (9, 2) for A1, A2, and each repeats the 9 or the 6 in row A."
     );
+    assert_eq!(proofs[0]["chain"], serde_json::json!([{"empty": "A1"}]));
     // A region sum proves itself too: the lines, the known parts, what is left.
     let region = doc["steps"]
         .as_array()
@@ -397,4 +398,17 @@ fn json_steps_list_what_they_remove_and_prove_it() {
         "{log}"
     );
     assert!(log.contains("   … and 2 more like them."), "{log}");
+    // --all-proofs prints all five, and needs --explain.
+    let all = ok(grader(&["grade", NINE, "--explain", "--all-proofs"]));
+    assert!(!all.contains("more like them"), "{all}");
+    let step6: Vec<&str> = all
+        .lines()
+        .skip_while(|l| !l.starts_with("6: "))
+        .skip(1)
+        .take_while(|l| l.starts_with("   "))
+        .filter(|l| l.starts_with("   Why: "))
+        .collect();
+    assert_eq!(step6.len(), 5, "{all}");
+    let bad = grader(&["grade", NINE, "--all-proofs"]);
+    assert_eq!(bad.status.code(), Some(2));
 }

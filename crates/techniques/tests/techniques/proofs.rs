@@ -9,6 +9,9 @@
 //!   a choice (the list is as short as it can be made by dropping cages); each
 //!   listed cage's combination in the solution is among its live ones; the removed
 //!   combination is not the solution's;
+//! * each cage comparison's chain replays on the proof's own data, and its text
+//!   says clause by clause what the chain says, and every cage narrowed by
+//!   earlier steps names them (see [`super::chains`]);
 //! * a region total's or parity's proof adds up: the slice's total is the lines'
 //!   total, each known part holds the solution's total (or parity) there, the
 //!   known parts and what is left make the slice's total, and no total a cage
@@ -18,11 +21,12 @@
 //! operations hidden (each cage's combinations those of every operation), within
 //! the work limit their ratings are made with.
 
+use super::chains;
 use super::corpus::{for_each_parallel, hidden_ops_corpus, report, tatham_corpus};
 use kenken_model::{CageId, CellId, Digit, Puzzle};
 use kenken_search::{count_solutions, Verdict};
 use kenken_techniques::proof::{CombinationProof, Known, Proof};
-use kenken_techniques::{Axis, Grader, Options, Rating, Reason, Step, Total};
+use kenken_techniques::{Axis, Grader, Layout, Options, Rating, Reason, Step, Total};
 use std::sync::Mutex;
 use std::time::Instant;
 
@@ -33,6 +37,7 @@ fn every_proof_of_every_hard_step_holds() {
     entries.extend(hidden_ops_corpus());
     let texts: Mutex<Vec<(usize, String)>> = Mutex::new(Vec::new());
     let counts = Mutex::new((0usize, 0usize, 0usize));
+    let branched = Mutex::new(0usize);
     let problems = for_each_parallel(&entries, |entry| {
         let puzzle = &entry.puzzle;
         let outcome = count_solutions(puzzle, 2);
@@ -54,7 +59,8 @@ fn every_proof_of_every_hard_step_holds() {
                 ));
             }
             let checked = match &step.reason {
-                Reason::CageCombination(_) => check_combinations(puzzle, &solution, step),
+                Reason::CageCombination(_) => check_combinations(puzzle, &solution, step)
+                    .and_then(|()| check_chains(grader.layout(), &grade.steps, i, &branched)),
                 Reason::RegionTotal(_) | Reason::RegionParity(_) => {
                     check_region(puzzle, &solution, step)
                 }
@@ -78,11 +84,13 @@ fn every_proof_of_every_hard_step_holds() {
         None
     });
     let (steps, proofs, combination_proofs) = *counts.lock().unwrap();
+    let branched = *branched.lock().unwrap();
     let mut texts = texts.into_inner().unwrap();
     texts.sort_unstable();
     eprintln!(
         "proofs: {steps} steps rated 3 or more, {proofs} proofs ({combination_proofs} of cage \
-         comparisons), all verified; text length median {} characters, longest {}",
+         comparisons, {branched} of them with a branch), all verified; text length median {} \
+         characters, longest {}",
         texts.get(texts.len() / 2).map_or(0, |t| t.0),
         texts.last().map_or(0, |t| t.0)
     );
@@ -93,6 +101,52 @@ fn every_proof_of_every_hard_step_holds() {
     }
     assert!(proofs > 1000, "too few proofs to mean anything: {proofs}");
     report("proofs", &problems, entries.len(), started);
+}
+
+/// Every cage comparison's chain replayed, and its text matched to it.
+fn check_chains(
+    layout: &Layout,
+    steps: &[Step],
+    k: usize,
+    branched: &Mutex<usize>,
+) -> Result<(), String> {
+    for proof in &steps[k].proofs {
+        if let Proof::Combination(p) = proof {
+            if chains::check(layout, steps, k, p)?.branched {
+                *branched.lock().unwrap() += 1;
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Whether one total of each of `others`, with `with`, makes `left` (a sum, a
+/// parity of a sum, or a product).
+fn completes(left: Known, with: Known, others: &[&Vec<Known>]) -> bool {
+    fn go(left: Known, acc: Known, others: &[&Vec<Known>]) -> bool {
+        let Some((first, rest)) = others.split_first() else {
+            return match (left, acc) {
+                (Known::Parity(odd), Known::Total(Total::Sum(s))) => odd == (s % 2 == 1),
+                (l, a) => l == a,
+            };
+        };
+        first.iter().any(|&t| {
+            let next = match (acc, t) {
+                (Known::Total(Total::Sum(a)), Known::Total(Total::Sum(b))) => {
+                    Known::Total(Total::Sum(a + b))
+                }
+                (Known::Total(Total::Sum(a)), Known::Parity(odd)) => {
+                    Known::Total(Total::Sum(a + u32::from(odd)))
+                }
+                (Known::Total(Total::Product(a)), Known::Total(Total::Product(b))) => {
+                    Known::Total(Total::Product(a.times(b)))
+                }
+                _ => return true,
+            };
+            go(left, next, rest)
+        })
+    }
+    go(left, with, others)
 }
 
 /// The digits of a cage's cells in the solution.
@@ -247,6 +301,68 @@ fn check_region(puzzle: &Puzzle, solution: &[Digit], step: &Step) -> Result<(), 
             return Err("the parities do not make the slice's".to_string())
         }
         _ => {}
+    }
+    // The unknown parts and the known ones cover the slice; each part's totals
+    // hold the solution's; each lost total is one the part could make, and no
+    // choice of one total of each other part completes what is left with it.
+    let mut covered: Vec<CellId> = p
+        .known
+        .iter()
+        .flat_map(|k| k.cells.iter().copied())
+        .collect();
+    covered.extend(p.parts.iter().flat_map(|u| u.cells.iter().copied()));
+    covered.sort_unstable();
+    let mut all: Vec<CellId> = puzzle.size().cells().filter(|&c| inside(c)).collect();
+    all.sort_unstable();
+    if covered != all {
+        return Err("the known and unknown parts do not cover the slice".to_string());
+    }
+    for part in &p.parts {
+        let truth = sum_of(&part.cells);
+        let holds = part.totals.iter().any(|t| match *t {
+            Known::Total(Total::Sum(v)) => v == truth,
+            Known::Parity(odd) => odd == (truth % 2 == 1),
+            Known::Total(Total::Product(_)) => true,
+        });
+        if !holds || part.cells.iter().any(|&c| !inside(c)) {
+            return Err(format!(
+                "cage {}'s part misses its solution's total",
+                part.cage
+            ));
+        }
+    }
+    for loss in &p.losses {
+        let Some(at) = p.parts.iter().position(|u| u.cage == loss.cage) else {
+            return Err(format!(
+                "cage {} loses totals but is no unknown part",
+                loss.cage
+            ));
+        };
+        let others: Vec<&Vec<Known>> = p
+            .parts
+            .iter()
+            .enumerate()
+            .filter(|&(i, _)| i != at)
+            .map(|(_, u)| &u.totals)
+            .collect();
+        for &lost in &loss.totals {
+            let could = p.parts[at].totals.iter().any(|&t| match (t, lost) {
+                (Known::Parity(odd), Known::Total(Total::Sum(v))) => odd == (v % 2 == 1),
+                (t, l) => t == l,
+            });
+            if !could {
+                return Err(format!(
+                    "cage {} loses {lost:?}, not among its totals",
+                    loss.cage
+                ));
+            }
+            if completes(p.left, lost, &others) {
+                return Err(format!(
+                    "cage {}'s lost {lost:?} is completed by the other parts",
+                    loss.cage
+                ));
+            }
+        }
     }
     for loss in &p.losses {
         let truth = sum_of(&loss.cells);

@@ -10,6 +10,8 @@
 //! changed since that level last found nothing, those cages first. Whether a set
 //! removes something is [`support`]'s question.
 
+mod chain;
+pub(crate) use chain::narrowing_words;
 mod connected_sets;
 mod cores;
 mod proof;

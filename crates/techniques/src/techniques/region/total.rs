@@ -345,12 +345,38 @@ pub(super) fn prove(state: &State, step: &Step) -> Vec<Proof> {
             }
         })
         .collect();
-    let text = proof_text(layout, &slice, total, &known, left, &unknown, &losses);
+    let parts: Vec<Loss> = unknown
+        .iter()
+        .map(|&cage| {
+            let mut totals: Vec<Known> = Vec::new();
+            for i in state.live_combinations(cage) {
+                let value = match value_of(cage, i) {
+                    Total::Sum(s) if by_parity => Known::Parity(s % 2 == 1),
+                    t => Known::Total(t),
+                };
+                if !totals.contains(&value) {
+                    totals.push(value);
+                }
+            }
+            totals.sort_unstable_by_key(|t| match t {
+                Known::Total(Total::Sum(s)) => u128::from(*s),
+                Known::Total(Total::Product(p)) => p.value().unwrap_or(u128::MAX),
+                Known::Parity(odd) => u128::from(*odd),
+            });
+            Loss {
+                cage,
+                cells: part_cells(cage),
+                totals,
+            }
+        })
+        .collect();
+    let text = proof_text(layout, &slice, total, &known, left, &parts, &losses);
     vec![Proof::Region(RegionProof {
         slice,
         total,
         known,
         left,
+        parts,
         losses,
         text,
     })]
@@ -364,7 +390,7 @@ fn proof_text(
     total: Total,
     known: &[KnownPart],
     left: Known,
-    unknown: &[CageId],
+    parts: &[Loss],
     losses: &[Loss],
 ) -> String {
     let puzzle = layout.puzzle();
@@ -376,7 +402,7 @@ fn proof_text(
     // Each known part by its cells (they name it): `14 in A1, B1, C1, C2`.
     let place = |k: &KnownPart| labels::cells(size, &k.cells);
     let known_text = match left {
-        _ if known.is_empty() => "No part of it is known".to_string(),
+        _ if known.is_empty() => format!("No part of {} is known", it_or_them(slice)),
         Known::Total(_) => {
             let parts: Vec<String> = known
                 .iter()
@@ -400,7 +426,8 @@ fn proof_text(
                     .to_string(),
             };
             format!(
-                "The parts of it already known make {made} ({})",
+                "The parts of {} already known make {made} ({})",
+                it_or_them(slice),
                 parts.join("; ")
             )
         }
@@ -423,14 +450,30 @@ fn proof_text(
                 .flatten()
                 .collect();
             format!(
-                "The parts of it already known add up to {}: {} odd part(s), so an {} total",
+                "The parts of {} already known are {}: {}, so together an {} total",
+                it_or_them(slice),
                 and_list(parts),
-                odd.len(),
+                crate::explain::plural(odd.len(), "odd part", "odd parts"),
                 labels::parity(odd.len() % 2 == 1)
             )
         }
     };
-    let named: Vec<String> = unknown.iter().map(|&c| cage_with_clue(puzzle, c)).collect();
+    let named: Vec<String> = parts
+        .iter()
+        .map(|p| cage_with_clue(puzzle, p.cage))
+        .collect();
+    let could: Vec<String> = parts
+        .iter()
+        .map(|p| {
+            let totals: Vec<String> = p.totals.iter().map(|&t| amount(t)).collect();
+            format!(
+                "{} can make {} in {}",
+                labels::cage(puzzle, p.cage),
+                crate::explain::or_words(totals),
+                labels::cells(size, &p.cells)
+            )
+        })
+        .collect();
     let lost: Vec<String> = losses
         .iter()
         .map(|l| {
@@ -444,11 +487,12 @@ fn proof_text(
         })
         .collect();
     format!(
-        "{}. {known_text}, which leaves {} for the cells of {} in {}. So {}.",
+        "{}. {known_text}, which leaves {} for the cells of {} in {}: {}. So {}.",
         slice_total(size, slice, total),
         amount(left),
         and_list(named),
         it_or_them(slice),
+        and_list(could),
         and_list(lost)
     )
 }
