@@ -521,39 +521,51 @@ impl Summary {
 
 /// Each cage comparison proof's listed cages name the earlier steps that cut
 /// the combinations the candidates still allowed them (`narrowed_by`), and the
-/// proof's text says so. Only proofs (built when a run shows its steps) are
-/// touched.
+/// proof's text says so ([`name_narrowing_of`], step by step).
 fn name_narrowing(layout: &Layout, steps: &mut [Step]) {
     for k in 0..steps.len() {
-        let (before, rest) = steps.split_at_mut(k);
-        let Some(step) = rest.first_mut() else {
-            break;
-        };
-        for proof in &mut step.proofs {
-            let crate::proof::Proof::Combination(p) = proof else {
-                continue;
-            };
-            for listed in &mut p.cages {
-                if listed.cut.is_empty() {
-                    continue;
-                }
-                listed.narrowed_by = before
-                    .iter()
-                    .enumerate()
-                    .filter(|(_, s)| {
-                        s.cuts.iter().any(|cut| {
-                            cut.cage == listed.cage
-                                && cut.removed.iter().any(|&i| {
-                                    let row = layout.combination(cut.cage, i as usize);
-                                    listed.cut.iter().any(|c| c.as_slice() == row)
-                                })
-                        })
-                    })
-                    .map(|(j, _)| j)
-                    .collect();
-            }
-            crate::techniques::cage_combination::narrowing_words(layout, p);
+        if steps[k].proofs.is_empty() {
+            continue;
         }
+        let (before, rest) = steps.split_at_mut(k);
+        if let Some(step) = rest.first_mut() {
+            let earlier = before.iter().map(|s| s.cuts.as_slice()).enumerate();
+            name_narrowing_of(layout, earlier, step);
+        }
+    }
+}
+
+/// [`name_narrowing`] for one step, given the cuts of the steps before it with
+/// their indices in the log. Only proofs (built when a run shows its steps) are
+/// touched.
+pub(crate) fn name_narrowing_of<'a>(
+    layout: &Layout,
+    earlier: impl Iterator<Item = (usize, &'a [crate::step::CageCut])> + Clone,
+    step: &mut Step,
+) {
+    for proof in &mut step.proofs {
+        let crate::proof::Proof::Combination(p) = proof else {
+            continue;
+        };
+        for listed in &mut p.cages {
+            if listed.cut.is_empty() {
+                continue;
+            }
+            listed.narrowed_by = earlier
+                .clone()
+                .filter(|(_, cuts)| {
+                    cuts.iter().any(|cut| {
+                        cut.cage == listed.cage
+                            && cut.removed.iter().any(|&i| {
+                                let row = layout.combination(cut.cage, i as usize);
+                                listed.cut.iter().any(|c| c.as_slice() == row)
+                            })
+                    })
+                })
+                .map(|(j, _)| j)
+                .collect();
+        }
+        crate::techniques::cage_combination::narrowing_words(layout, p);
     }
 }
 

@@ -372,6 +372,11 @@ pub struct Walk {
     singles: VecDeque<Step>,
     shown: Vec<Shown>,
     end: Option<WalkEnd>,
+    /// How many steps the walk has given.
+    given: usize,
+    /// The steps found so far that cut cage combinations: their number in the
+    /// walk (from 0) and their cuts, for the proofs that lean on them.
+    cuts: Vec<(usize, Vec<crate::step::CageCut>)>,
 }
 
 impl Walk {
@@ -439,6 +444,8 @@ impl Walk {
             singles: VecDeque::new(),
             state,
             end: None,
+            given: 0,
+            cuts: Vec::new(),
         }
     }
 
@@ -488,6 +495,14 @@ impl Walk {
             });
             return None;
         };
+        let mut step = step;
+        if !step.proofs.is_empty() {
+            let earlier = self.cuts.iter().map(|(j, c)| (*j, c.as_slice()));
+            crate::grader::name_narrowing_of(self.state.layout(), earlier, &mut step);
+        }
+        if !step.cuts.is_empty() {
+            self.cuts.push((self.given, step.cuts.clone()));
+        }
         let before = shown(&self.state);
         self.state.apply(&step);
         let mut singles = Vec::new();
@@ -514,6 +529,16 @@ impl Iterator for Walk {
     type Item = Frame;
 
     fn next(&mut self) -> Option<Frame> {
+        let frame = self.next_frame();
+        if frame.is_some() {
+            self.given += 1;
+        }
+        frame
+    }
+}
+
+impl Walk {
+    fn next_frame(&mut self) -> Option<Frame> {
         match self.singles.pop_front() {
             Some(step) => {
                 let before = self.shown.clone();

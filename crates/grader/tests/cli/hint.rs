@@ -96,6 +96,8 @@ fn a_full_hint_gives_the_first_proof_of_its_step() {
         last,
         "Why: Column 6 holds 1 to 6 once, so it adds up to 21. No part of it is known, \
          which leaves 21 for the cells of cage E6 (1−), cage A5 (2÷) and cage B6 (14+) in \
-         it. So cage E6 cannot make 3 in E6, F6."
+         it: cage E6 can make 3, 5, 7, 9 or 11 in E6, F6, cage A5 can make 1, 2, 3 or 4 in \
+         A6 and cage B6 can make 8, 9, 10, 12 or 13 in B6, C6, D6. So cage E6 cannot make 3 \
+         in E6, F6."
     );
 }

@@ -503,9 +503,15 @@ pub(crate) fn narrowing_words(layout: &Layout, proof: &mut CombinationProof) {
                 and_list(many.iter().map(|s| (s + 1).to_string()).collect())
             ),
         };
+        // The clue in full unless the text gave it already.
+        let full = labels::cage_with_clue(puzzle, listed.cage);
+        let name = if proof.text.contains(&full) {
+            labels::cage_with_short_clue(puzzle, listed.cage)
+        } else {
+            full
+        };
         proof.text.push_str(&format!(
-            " Earlier steps narrowed {}: {what} went {at}, though the candidates allow {}.",
-            labels::cage_with_short_clue(puzzle, listed.cage),
+            " Earlier steps narrowed {name}: {what} went {at}, though the candidates allow {}.",
             if listed.cut.len() == 1 { "it" } else { "them" }
         ));
     }
