@@ -411,12 +411,6 @@ struct Sets<'a> {
 /// map's slack.
 const BARREN_SET_BYTES: usize = 48;
 
-/// The memo of barren sets holds at most this share of the memory limit, and at
-/// most [`MAX_BARREN_BYTES`]: the deepest levels of the hardest puzzles check tens
-/// of millions of sets, and remembering them all would take gigabytes.
-const BARREN_SHARE: usize = 8;
-const MAX_BARREN_BYTES: usize = 64 << 20;
-
 impl Sets<'_> {
     /// The first of `removing` (ascending list positions) in `order` that removes
     /// something, with its members in the order the walk would have them.
@@ -622,13 +616,9 @@ impl Sets<'_> {
             match memo {
                 Memo::Pair(slot) => self.barren_pairs[slot] = self.clock + 1,
                 Memo::Set(key) => {
-                    // The memo only saves time: past its share of the memory limit,
-                    // sets are no longer added to it (and searched again when met).
-                    let budget = self.scratch.budget();
-                    let cap = (budget.limits().memory / BARREN_SHARE).min(MAX_BARREN_BYTES);
-                    let room = self.barren.len() * BARREN_SET_BYTES < cap;
-                    let known = self.barren.contains_key(&key);
-                    if !known && (!room || budget.reserve(BARREN_SET_BYTES).is_err()) {
+                    let fresh = !self.barren.contains_key(&key);
+                    if fresh && self.scratch.budget().reserve(BARREN_SET_BYTES).is_err() {
+                        self.stopped = true;
                         return None;
                     }
                     if self.barren.capacity() == 0 {
