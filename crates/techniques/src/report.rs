@@ -259,6 +259,15 @@ fn names(size: Size, cells: &[CellId]) -> Vec<String> {
     cells.iter().map(|&c| labels::cell(size, c)).collect()
 }
 
+/// A region proof's part or loss: its cage, cells and totals.
+fn loss_report(loss: &crate::proof::Loss, layout: &Layout) -> LossReport {
+    LossReport {
+        cage: cage_name(layout, loss.cage),
+        cells: names(layout.puzzle().size(), &loss.cells),
+        totals: loss.totals.iter().map(|&t| t.into()).collect(),
+    }
+}
+
 fn proof_report(proof: &Proof, layout: &Layout) -> ProofReport {
     let size = layout.puzzle().size();
     match proof {
@@ -301,24 +310,8 @@ fn proof_report(proof: &Proof, layout: &Layout) -> ProofReport {
                 })
                 .collect(),
             left: p.left.into(),
-            parts: p
-                .parts
-                .iter()
-                .map(|l| LossReport {
-                    cage: cage_name(layout, l.cage),
-                    cells: names(size, &l.cells),
-                    totals: l.totals.iter().map(|&t| t.into()).collect(),
-                })
-                .collect(),
-            losses: p
-                .losses
-                .iter()
-                .map(|l| LossReport {
-                    cage: cage_name(layout, l.cage),
-                    cells: names(size, &l.cells),
-                    totals: l.totals.iter().map(|&t| t.into()).collect(),
-                })
-                .collect(),
+            parts: p.parts.iter().map(|l| loss_report(l, layout)).collect(),
+            losses: p.losses.iter().map(|l| loss_report(l, layout)).collect(),
             text: p.text.clone(),
         },
     }

@@ -286,17 +286,7 @@ impl Teller<'_> {
                         .find(|&j| self.layout.combination(cage.cage, cage.live[j]) == digits)
                         .unwrap_or(0);
                     let rest: Vec<usize> = (0..cage.live.len()).filter(|&i| i != j).collect();
-                    let reason = match rest.len() {
-                        0 => String::new(),
-                        1 => format!(
-                            ", as its other combination repeats {}",
-                            self.repeated(cage, &rest, &fixed)
-                        ),
-                        _ => format!(
-                            ", as its other combinations repeat {}",
-                            self.repeated(cage, &rest, &fixed)
-                        ),
-                    };
+                    let reason = self.others_repeat(cage, &rest, &fixed);
                     clauses.push(format!(
                         "{lead}{then}{name} must be ({}){}{reason}",
                         digit_list(digits),
@@ -329,17 +319,7 @@ impl Teller<'_> {
                             !cases.iter().any(|c| c.digits == row)
                         })
                         .collect();
-                    let reason = match rest.len() {
-                        0 => String::new(),
-                        1 => format!(
-                            ", as its other combination repeats {}",
-                            self.repeated(cage, &rest, &fixed)
-                        ),
-                        _ => format!(
-                            ", as its other combinations repeat {}",
-                            self.repeated(cage, &rest, &fixed)
-                        ),
-                    };
+                    let reason = self.others_repeat(cage, &rest, &fixed);
                     clauses.push(format!(
                         "{lead}{then}{name} could be {}{}{reason}",
                         or_words(options),
@@ -380,6 +360,22 @@ impl Teller<'_> {
     /// Combinations as a group: `(2, 6) or (6, 2)`.
     fn combinations(&self, cage: &Other, ks: &[usize]) -> String {
         or_words(ks.iter().map(|&k| self.combination(cage, k)).collect())
+    }
+
+    /// Why the cage's combinations `rest` are out: `, as its other combination(s)
+    /// repeat …` (nothing when there are none).
+    fn others_repeat(&self, cage: &Other, rest: &[usize], fixed: &[(CellId, Digit)]) -> String {
+        match rest.len() {
+            0 => String::new(),
+            1 => format!(
+                ", as its other combination repeats {}",
+                self.repeated(cage, rest, fixed)
+            ),
+            _ => format!(
+                ", as its other combinations repeat {}",
+                self.repeated(cage, rest, fixed)
+            ),
+        }
     }
 
     /// What the combinations `ks` repeat: `the 9 or the 6 in row A`, `the 9 in row A
