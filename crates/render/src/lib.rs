@@ -8,7 +8,10 @@
 //! input; [`Picture::png`] rasterises it with resvg. A [`Sheet`] places several
 //! pictures and lines of text on one page (a printed booklet's page). [`scene`]
 //! draws what the front ends show: a position, the solution, the candidates, or
-//! a step of the log with its caption.
+//! a step of the log with its caption. [`Picture::proof`] draws one proof of a
+//! step whole: a cage comparison's chain (forced cages, the cage left with
+//! nothing, a short branch as one panel per case, the cut combinations it leans
+//! on), or a region proof with its unknown parts.
 //!
 //! ```
 //! use kenken_render::Picture;
@@ -20,14 +23,17 @@
 #![forbid(unsafe_code)]
 
 mod font;
+mod panels;
 mod picture;
 mod png;
+mod proof;
 mod scene;
 mod sheet;
 
 pub use font::{Anchor, Weight};
 pub use picture::{GridFrame, Picture};
 pub use png::from_svg as png_from_svg;
+pub use proof::{proof_lines, PANELS_AT_MOST};
 pub use scene::{caption, scene, SceneError, Subject};
 pub use sheet::Sheet;
 

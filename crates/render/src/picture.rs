@@ -4,9 +4,13 @@
 //! cages and cells that justify it shaded, its placements on a green disc, its
 //! eliminations struck through on a red square. Each mark has a shape of its own
 //! as well as a colour (the cells are hatched, the digits a step rests on
-//! ringed), so that none is told from another by red against green alone.
+//! ringed), so that none is told from another by red against green alone. A
+//! proof's picture adds what [`crate::proof`] builds from it: forced digits on
+//! blue squares with round corners, the emptied cage in a dashed outline, a
+//! region's unknown parts dotted and keyed, lines under the grid and panels.
 
 use crate::font::{num, Anchor, Fonts, Weight};
+use crate::proof::Extra;
 use crate::RenderError;
 use kenken_model::{CellId, Digit, Digits, Puzzle, RegionKind};
 use kenken_techniques::labels;
@@ -23,17 +27,25 @@ pub struct Picture<'a> {
     puzzle: &'a Puzzle,
     cells: Vec<Shown>,
     marks: Option<Marks>,
+    /// What a proof draws around the grid: lines under it and panels.
+    extra: Option<Box<Extra<'a>>>,
     title: Option<String>,
     note: Option<String>,
 }
 
 /// What is drawn on the grid for a step or a proof: the lines, cages and cells
-/// shaded, the digits ringed in green (placed, or assumed) and struck in red.
+/// shaded, the digits on green discs (placed, or assumed), on blue squares
+/// (forced by a proof's chain) and struck in red; cages left with nothing in a
+/// dashed outline; a region proof's unknown parts dotted, each keyed in a corner.
 #[derive(Clone, Debug, Default)]
-struct Marks {
-    evidence: Evidence,
-    placed: Vec<(CellId, Digit)>,
-    struck: Vec<(CellId, Digit)>,
+pub(crate) struct Marks {
+    pub(crate) evidence: Evidence,
+    pub(crate) placed: Vec<(CellId, Digit)>,
+    pub(crate) forced: Vec<(CellId, Digit)>,
+    pub(crate) struck: Vec<(CellId, Digit)>,
+    pub(crate) emptied: Vec<kenken_model::CageId>,
+    pub(crate) parts: Vec<CellId>,
+    pub(crate) keys: Vec<(CellId, String)>,
 }
 
 /// A picture's elements without the SVG document around them.
@@ -71,6 +83,9 @@ mod colour {
     pub const PLACE: &str = "#2f9e44";
     pub const STRUCK: &str = "#ffc9c9";
     pub const STRUCK_INK: &str = "#c92a2a";
+    pub const FORCED: &str = "#1864ab";
+    pub const EMPTIED: &str = "#c92a2a";
+    pub const PART: &str = "#845ef7";
 }
 
 /// How highlights cover what is under them.
@@ -83,6 +98,7 @@ impl<'a> Picture<'a> {
             puzzle,
             cells: vec![Shown::Candidates(Digits::EMPTY); puzzle.size().cell_count()],
             marks: None,
+            extra: None,
             title: None,
             note: None,
         }
@@ -108,47 +124,30 @@ impl<'a> Picture<'a> {
             evidence: step.evidence(self.puzzle),
             placed: step.placements.clone(),
             struck: step.eliminations.clone(),
+            ..Marks::default()
         });
         self
     }
 
     /// One proof of a step to draw on the grid (the cells should show the grid
-    /// before the step). A cage comparison's: the removed combination's digits
-    /// ringed in their cage, the cages that leave it no room shaded, and in those
-    /// cages each digit that would repeat one of it in a line struck. A region
-    /// total's: its lines shaded, the known parts' cells, the cages that lose
-    /// totals.
+    /// before the step). A cage comparison's whole chain: the removed
+    /// combination's digits on green discs in their cage, each forced cage's
+    /// digits on blue squares, the cage left with nothing in a dashed red outline
+    /// with its digits that repeat a fixed one struck, the listed cages shaded; a
+    /// branch of at most [`PANELS_AT_MOST`](crate::PANELS_AT_MOST) cases as one small panel per case;
+    /// and under the grid a line per claim and the cut combinations the proof
+    /// leans on ([`proof_lines`](crate::proof_lines)). A region total's: its lines shaded, the known
+    /// parts' cells, the cages that lose totals, and the unknown parts dotted and
+    /// keyed, with what each can make listed under the grid.
     pub fn proof(mut self, proof: &Proof, layout: &Layout) -> Picture<'a> {
-        let mut marks = Marks::default();
-        match proof {
-            Proof::Combination(p) => {
-                let cells = layout.cage_cells(p.cage);
-                marks.placed = cells
-                    .iter()
-                    .copied()
-                    .zip(p.digits.iter().copied())
-                    .collect();
-                marks.evidence.cages = p.cages.iter().map(|c| c.cage).collect();
-                for c in &p.cages {
-                    for &cell in layout.cage_cells(c.cage) {
-                        for &(at, d) in &marks.placed {
-                            if self.puzzle.sees(cell, at) && !marks.struck.contains(&(cell, d)) {
-                                marks.struck.push((cell, d));
-                            }
-                        }
-                    }
-                }
-            }
-            Proof::Region(p) => {
-                marks.evidence.regions = labels::slice_regions(&p.slice);
-                marks.evidence.cages = p.losses.iter().map(|l| l.cage).collect();
-                marks.evidence.cells = p
-                    .known
-                    .iter()
-                    .flat_map(|k| k.cells.iter().copied())
-                    .collect();
-            }
-        }
+        let (marks, extra) = crate::proof::marks_and_extra(self.puzzle, &self.cells, proof, layout);
+        self.marks = Some(marks);
+        self.extra = Some(Box::new(extra));
+        self
+    }
+
+    /// The picture with these marks on its grid (a proof's panel).
+    pub(crate) fn with_marks(mut self, marks: Marks) -> Picture<'a> {
         self.marks = Some(marks);
         self
     }
@@ -203,8 +202,13 @@ impl<'a> Picture<'a> {
     fn extent(&self, fonts: &Fonts, geo: &Geometry) -> (f32, f32) {
         let caption = self.caption_lines(fonts, geo);
         let caption_height: f32 = caption.iter().map(|l| l.size * LINE_HEIGHT).sum();
+        let extra = self
+            .extra
+            .as_ref()
+            .map_or(0.0, |e| e.height(fonts, geo, self.note_size(geo)));
         let height = geo.grid_bottom()
             + geo.margin
+            + extra
             + if caption.is_empty() {
                 0.0
             } else {
@@ -234,7 +238,13 @@ impl<'a> Picture<'a> {
         self.labels(&mut body, &geo, fonts);
         self.clues(&mut body, &geo, fonts);
         self.contents(&mut body, &geo, fonts, self.marks.as_ref());
+        if let Some(marks) = &self.marks {
+            self.outlines(&mut body, &geo, fonts, marks);
+        }
         let mut y = geo.grid_bottom() + geo.margin;
+        if let Some(extra) = &self.extra {
+            y = extra.draw(&mut body, fonts, &geo, y, self.note_size(&geo));
+        }
         for line in &caption {
             y += line.size * LINE_HEIGHT;
             fonts.text(
@@ -465,6 +475,7 @@ impl<'a> Picture<'a> {
         let radius = (slot_w.min(slot_h) * 0.47).min(pencil * 0.8);
         let big = (geo.cell * 0.5).min(geo.cell * 0.7 / widest);
         let placed = |cell: CellId, d: Digit| marks.is_some_and(|m| m.placed.contains(&(cell, d)));
+        let forced = |cell: CellId, d: Digit| marks.is_some_and(|m| m.forced.contains(&(cell, d)));
         let struck = |cell: CellId, d: Digit| marks.is_some_and(|m| m.struck.contains(&(cell, d)));
         let focus = |cell: CellId, d: Digit| {
             marks.is_some_and(|m| m.evidence.cells.contains(&cell) && m.evidence.digits.contains(d))
@@ -474,6 +485,22 @@ impl<'a> Picture<'a> {
             match self.cells[cell.index()] {
                 Shown::Digit(d) => {
                     let baseline = y + geo.cell * 0.62 + fonts.cap_height(big) / 2.0;
+                    if placed(cell, d) || forced(cell, d) {
+                        let colour = if placed(cell, d) {
+                            colour::PLACE
+                        } else {
+                            colour::FORCED
+                        };
+                        let (cx, cy) = (x + geo.cell / 2.0, y + geo.cell * 0.62);
+                        ring(
+                            out,
+                            cx,
+                            cy,
+                            geo.cell * 0.3,
+                            colour,
+                            (geo.cell / 24.0).max(1.5),
+                        );
+                    }
                     let text = d.to_string();
                     fonts.text(
                         out,
@@ -496,6 +523,19 @@ impl<'a> Picture<'a> {
                         // a ring.
                         let (ink, weight) = if placed(cell, d) {
                             circle(out, cx, cy, radius, colour::PLACE);
+                            (colour::PAPER, Weight::Bold)
+                        } else if forced(cell, d) {
+                            let side = radius * 1.8;
+                            let _ = write!(
+                                out,
+                                "<rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" rx=\"{}\" fill=\"{}\"/>",
+                                num(cx - side / 2.0),
+                                num(cy - side / 2.0),
+                                num(side),
+                                num(side),
+                                num(side / 4.0),
+                                colour::FORCED
+                            );
                             (colour::PAPER, Weight::Bold)
                         } else if struck(cell, d) {
                             let side = radius * 1.7;
@@ -548,6 +588,76 @@ impl<'a> Picture<'a> {
         }
     }
 
+    /// A proof's outlines over the grid: each cage left with nothing in a dashed
+    /// red line inside its cells, each unknown part's cells dotted, and the
+    /// parts' keys in their first cell's bottom-right corner.
+    fn outlines(&self, out: &mut String, geo: &Geometry, fonts: &mut Fonts, marks: &Marks) {
+        let c = geo.cell;
+        let inset = c * 0.06;
+        let mut dashed = String::new();
+        for &cage in &marks.emptied {
+            for &cell in &self.puzzle.cage(cage).cells {
+                let (x, y) = geo.corner(self.puzzle, cell);
+                let side = c - 2.0 * inset;
+                let _ = write!(
+                    dashed,
+                    "M{} {}h{}v{}h{}Z",
+                    num(x + inset),
+                    num(y + inset),
+                    num(side),
+                    num(side),
+                    num(-side)
+                );
+            }
+        }
+        if !dashed.is_empty() {
+            let _ = write!(
+                out,
+                "<path d=\"{dashed}\" fill=\"none\" stroke=\"{}\" stroke-width=\"{}\" stroke-dasharray=\"{} {}\"/>",
+                colour::EMPTIED,
+                num((c / 28.0).max(1.5)),
+                num(c / 10.0),
+                num(c / 16.0)
+            );
+        }
+        let dot = (c / 40.0).max(0.8);
+        if !marks.parts.is_empty() {
+            let _ = write!(out, "<g fill=\"{}\">", colour::PART);
+        }
+        for &cell in &marks.parts {
+            let (x, y) = geo.corner(self.puzzle, cell);
+            for i in 1..4 {
+                for j in 1..4 {
+                    if (i + j) % 2 == 0 {
+                        circle_plain(out, x + c * i as f32 / 4.0, y + c * (j as f32 / 4.0), dot);
+                    }
+                }
+            }
+        }
+        if !marks.parts.is_empty() {
+            out.push_str("</g>");
+        }
+        let size = c * 0.2;
+        for (cell, key) in &marks.keys {
+            let (x, y) = geo.corner(self.puzzle, *cell);
+            fonts.text(
+                out,
+                Weight::Bold,
+                key,
+                x + c - c * 0.08,
+                y + c - c * 0.08,
+                size,
+                Anchor::End,
+                colour::PART,
+            );
+        }
+    }
+
+    /// The size of a caption's note, and of a proof's lines under the grid.
+    fn note_size(&self, geo: &Geometry) -> f32 {
+        (geo.cell * 0.25).max(13.0) * 0.9
+    }
+
     /// The caption's lines, wrapped to the picture's width.
     fn caption_lines(&self, fonts: &Fonts, geo: &Geometry) -> Vec<CaptionLine> {
         let width = geo.width() - 2.0 * geo.margin;
@@ -572,7 +682,7 @@ impl<'a> Picture<'a> {
 }
 
 /// Line spacing of captions, in font sizes.
-const LINE_HEIGHT: f32 = 1.35;
+pub(crate) const LINE_HEIGHT: f32 = 1.35;
 
 struct CaptionLine {
     text: String,
@@ -582,7 +692,13 @@ struct CaptionLine {
 
 /// Words to lines no wider than `width` (a word wider than that gets a line of its
 /// own).
-fn wrap(fonts: &Fonts, weight: Weight, text: &str, size: f32, width: f32) -> Vec<String> {
+pub(crate) fn wrap(
+    fonts: &Fonts,
+    weight: Weight,
+    text: &str,
+    size: f32,
+    width: f32,
+) -> Vec<String> {
     let mut lines = Vec::new();
     let mut line = String::new();
     for word in text.split_whitespace() {
@@ -604,10 +720,10 @@ fn wrap(fonts: &Fonts, weight: Weight, text: &str, size: f32, width: f32) -> Vec
 }
 
 /// Where things go, in SVG units.
-struct Geometry {
-    n: usize,
-    cell: f32,
-    margin: f32,
+pub(crate) struct Geometry {
+    pub(crate) n: usize,
+    pub(crate) cell: f32,
+    pub(crate) margin: f32,
     /// The band of row and column labels.
     label: f32,
     cage_line: f32,
@@ -636,11 +752,11 @@ impl Geometry {
         }
     }
 
-    fn width(&self) -> f32 {
+    pub(crate) fn width(&self) -> f32 {
         self.x0 + self.n as f32 * self.cell + self.margin
     }
 
-    fn grid_bottom(&self) -> f32 {
+    pub(crate) fn grid_bottom(&self) -> f32 {
         self.y0 + self.n as f32 * self.cell
     }
 
@@ -662,6 +778,16 @@ fn rect(out: &mut String, x: f32, y: f32, w: f32, h: f32) {
         num(y),
         num(w),
         num(h)
+    );
+}
+
+fn circle_plain(out: &mut String, cx: f32, cy: f32, r: f32) {
+    let _ = write!(
+        out,
+        "<circle cx=\"{}\" cy=\"{}\" r=\"{}\"/>",
+        num(cx),
+        num(cy),
+        num(r)
     );
 }
 

@@ -4,6 +4,7 @@
 //!
 //! After an intended change to the pictures, rewrite the fixtures with
 //! `UPDATE_FIXTURES=1 cargo test --release -p kenken-render` and look at them.
+//! Pictures of proofs are checked in `render/proofs.rs`.
 
 use kenken_model::{Budget, Digits, Puzzle};
 use kenken_render::{Picture, RenderError};
@@ -11,6 +12,9 @@ use kenken_techniques::position::{Shown, Walk};
 use kenken_techniques::{Grader, Options};
 use resvg::tiny_skia::Pixmap;
 use std::path::PathBuf;
+
+#[path = "render/proofs.rs"]
+mod proofs;
 
 /// The example 6x6 of `docs/formats.md`.
 const SIX: &str = "6:a_a_aa_a_a_9a3ba__aa_a__aa__aa_a_,s2a9m6s3m18a5s2s3a6d3a7s2m12m20m24d2";

@@ -196,16 +196,7 @@ pub(crate) fn or_numbers(values: &[impl ToString]) -> String {
     or_words(values.iter().map(|v| v.to_string()).collect())
 }
 
-pub(crate) fn or_words(mut words: Vec<String>) -> String {
-    match words.len() {
-        0 => String::new(),
-        1 => words.pop().unwrap_or_default(),
-        _ => {
-            let last = words.pop().unwrap_or_default();
-            format!("{} or {last}", words.join(", "))
-        }
-    }
-}
+pub(crate) use crate::labels::or_list as or_words;
 
 /// `1 combination`, `3 combinations`.
 pub(crate) fn plural(count: usize, one: &str, many: &str) -> String {
@@ -225,14 +216,7 @@ pub(crate) fn number(k: usize) -> &'static str {
     WORDS.get(k).copied().unwrap_or("several")
 }
 
-/// The text with its first letter in capitals.
-pub(crate) fn capitalised(text: &str) -> String {
-    let mut chars = text.chars();
-    match chars.next() {
-        Some(first) => first.to_uppercase().chain(chars).collect(),
-        None => String::new(),
-    }
-}
+pub(crate) use crate::labels::capitalised;
 
 #[cfg(test)]
 mod tests {

@@ -154,6 +154,33 @@ pub fn and_list(mut words: Vec<String>) -> String {
     }
 }
 
+/// Words joined as alternatives: `a`, `a or b`, `a, b or c`.
+pub fn or_list(mut words: Vec<String>) -> String {
+    match words.len() {
+        0 => String::new(),
+        1 => words.pop().unwrap_or_default(),
+        _ => {
+            let last = words.pop().unwrap_or_default();
+            format!("{} or {last}", words.join(", "))
+        }
+    }
+}
+
+/// The text with its first letter in capitals.
+pub fn capitalised(text: &str) -> String {
+    let mut chars = text.chars();
+    match chars.next() {
+        Some(first) => first.to_uppercase().chain(chars).collect(),
+        None => String::new(),
+    }
+}
+
+/// A combination's digits as a tuple: `(2, 9)`.
+pub fn tuple(digits: &[Digit]) -> String {
+    let list: Vec<String> = digits.iter().map(|d| d.to_string()).collect();
+    format!("({})", list.join(", "))
+}
+
 impl Step {
     /// The one-line description in the names of the grid ([`labels`](self)):
     /// `Claiming candidates: cage F1 must contain 5 in F1, F2: from 7 combinations
