@@ -30,7 +30,8 @@ pub struct GradeArgs {
     pub hide: HideOps,
     #[command(flatten)]
     pub grading: GradeOptions,
-    /// Leave naked singles (rating 0) out of the log.
+    /// Leave naked singles (rating 0) out of the log (the steps a proof names as
+    /// having cut combinations are then numbered as this log numbers them).
     #[arg(long)]
     pub no_singles: bool,
     /// Print one JSON document instead of the log.
@@ -184,11 +185,13 @@ fn log(grader: &Grader, puzzle: &str, args: &GradeArgs, runs: &Runs) -> anyhow::
         Mode::C => Some(&grade),
         Mode::B => cc_grade.as_ref(),
     };
-    let shown: Vec<&Step> = grade
-        .steps
-        .iter()
-        .filter(|s| !(args.no_singles && s.is_propagation()))
-        .collect();
+    let without_singles: Vec<Step>;
+    let shown: Vec<&Step> = if args.no_singles {
+        without_singles = renumbered_without_singles(grader, &grade.steps);
+        without_singles.iter().collect()
+    } else {
+        grade.steps.iter().collect()
+    };
     if args.json {
         let doc = GradeJson {
             puzzle,
@@ -248,6 +251,32 @@ fn log(grader: &Grader, puzzle: &str, args: &GradeArgs, runs: &Runs) -> anyhow::
         lines.push(format!("Grid reached:\n{}", grid_text(&grade.grid, size)));
     }
     Ok(lines.join("\n"))
+}
+
+/// The steps without naked singles, the earlier steps their proofs name
+/// renumbered as that log numbers them.
+fn renumbered_without_singles(grader: &Grader, steps: &[Step]) -> Vec<Step> {
+    let mut listed = 0;
+    let place: Vec<Option<usize>> = steps
+        .iter()
+        .map(|s| {
+            (!s.is_propagation()).then(|| {
+                listed += 1;
+                listed - 1
+            })
+        })
+        .collect();
+    steps
+        .iter()
+        .filter(|s| !s.is_propagation())
+        .map(|s| {
+            let mut s = s.clone();
+            if !s.proofs.is_empty() {
+                s.renumber_narrowing(grader.layout(), |i| place.get(i).copied().flatten());
+            }
+            s
+        })
+        .collect()
 }
 
 #[derive(Serialize)]

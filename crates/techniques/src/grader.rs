@@ -569,6 +569,29 @@ pub(crate) fn name_narrowing_of<'a>(
     }
 }
 
+impl Step {
+    /// Renumbers the earlier steps this step's proofs lean on (`narrowed_by`)
+    /// for a log that lists only some steps (`grader grade --no-singles`):
+    /// `listed(i)` is the place (from 0) in that log of step `i` (from 0) of the
+    /// whole one, or `None` when the log leaves it out. The proofs' texts then
+    /// say the numbers that log prints. (Only cage comparisons and region steps
+    /// cut combinations, so a log without naked singles leaves none out.)
+    pub fn renumber_narrowing(&mut self, layout: &Layout, listed: impl Fn(usize) -> Option<usize>) {
+        for proof in &mut self.proofs {
+            let crate::proof::Proof::Combination(p) = proof else {
+                continue;
+            };
+            for cage in &mut p.cages {
+                let mapped: Vec<Option<usize>> =
+                    cage.narrowed_by.iter().map(|&i| listed(i)).collect();
+                cage.narrowed_by_unlisted |= mapped.iter().any(Option::is_none);
+                cage.narrowed_by = mapped.into_iter().flatten().collect();
+            }
+            crate::techniques::cage_combination::narrowing_words(layout, p);
+        }
+    }
+}
+
 /// The unique solution, as digits per cell and the true combination per cage.
 struct Truth {
     digits: Vec<Digit>,

@@ -49,6 +49,9 @@ pub struct CombinationProof {
     /// from it, one clause per entry.
     pub chain: Vec<ChainEntry>,
     pub text: String,
+    /// The length of `text` before the sentences on narrowed cages (those are
+    /// rewritten when a log numbers its steps otherwise).
+    pub chain_text_len: usize,
 }
 
 /// One checkable claim of a cage comparison's chain. "Fixed" digits are the
@@ -118,8 +121,13 @@ pub struct LiveCage {
     /// but earlier steps cut (so not in `live`).
     pub cut: Vec<Vec<Digit>>,
     /// The earlier steps that cut them: indices into the grade's steps (the
-    /// step log numbers them from 1), ascending.
+    /// step log numbers them from 1), ascending; into the steps a log lists
+    /// once [`Step::renumber_narrowing`](crate::Step::renumber_narrowing) has
+    /// run.
     pub narrowed_by: Vec<usize>,
+    /// Whether some of them are steps the log leaves out (so not in
+    /// `narrowed_by`); only a renumbering for a log that lists some steps sets it.
+    pub narrowed_by_unlisted: bool,
 }
 
 /// A slice whose total is known, and what its parts leave to its unknown cages.

@@ -412,3 +412,100 @@ fn json_steps_list_what_they_remove_and_prove_it() {
     let bad = grader(&["grade", NINE, "--all-proofs"]);
     assert_eq!(bad.status.code(), Some(2));
 }
+
+/// The puzzles of `puzzles/generated-rare.json`.
+fn generated_rare() -> Vec<String> {
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../puzzles/generated-rare.json"
+    );
+    serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
+}
+
+/// The steps a JSON log's proofs name as having cut combinations of a cage:
+/// (the step's number, the cage, the numbers named, the proof's text).
+fn narrowings(doc: &Value) -> Vec<(usize, String, Vec<u64>, String)> {
+    let mut found = Vec::new();
+    for (i, step) in doc["steps"].as_array().unwrap().iter().enumerate() {
+        for proof in step["proof"].as_array().into_iter().flatten() {
+            for cage in proof["cages"].as_array().into_iter().flatten() {
+                if let Some(named) = cage["narrowed_by"].as_array() {
+                    let named = named.iter().map(|n| n.as_u64().unwrap()).collect();
+                    let text = proof["text"].as_str().unwrap().to_string();
+                    found.push((
+                        i + 1,
+                        cage["cage"].as_str().unwrap().to_string(),
+                        named,
+                        text,
+                    ));
+                }
+            }
+        }
+    }
+    found
+}
+
+/// With `--no-singles`, the steps a proof names are numbered as that log
+/// numbers them: each is a step of that log, earlier, that cut combinations of
+/// the cage, the same step the whole log names, and the text (and `--explain`)
+/// says that number.
+#[test]
+fn no_singles_numbers_the_steps_proofs_name_as_printed() {
+    let mut checked = 0;
+    for puzzle in generated_rare()
+        .iter()
+        .filter(|p| p.starts_with("6:"))
+        .take(6)
+    {
+        let whole: Value = serde_json::from_str(&ok(grader(&["grade", puzzle, "--json"]))).unwrap();
+        let listed: Value =
+            serde_json::from_str(&ok(grader(&["grade", puzzle, "--json", "--no-singles"])))
+                .unwrap();
+        let explained = ok(grader(&[
+            "grade",
+            puzzle,
+            "--explain",
+            "--all-proofs",
+            "--no-singles",
+        ]));
+        let whole_steps = whole["steps"].as_array().unwrap();
+        let listed_steps = listed["steps"].as_array().unwrap();
+        let (a, b) = (narrowings(&whole), narrowings(&listed));
+        assert_eq!(a.len(), b.len(), "{puzzle}");
+        for ((_, cage, whole_named, _), (at, listed_cage, named, text)) in a.iter().zip(&b) {
+            assert_eq!(cage, listed_cage);
+            assert_eq!(whole_named.len(), named.len(), "{puzzle}: {text}");
+            for (&w, &n) in whole_named.iter().zip(named) {
+                let n = n as usize;
+                assert!(n < *at, "{puzzle}: step {at} names step {n}, not earlier");
+                let step = &listed_steps[n - 1];
+                let same = &whole_steps[w as usize - 1];
+                for field in ["text", "combinations"] {
+                    assert_eq!(step[field], same[field], "{puzzle}: not the same step");
+                }
+                let cuts_it = step["combinations"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .any(|c| c["cage"] == cage.as_str());
+                assert!(cuts_it, "{puzzle}: step {n} cut nothing of cage {cage}");
+                let sentence = text
+                    .split("Earlier steps narrowed")
+                    .skip(1)
+                    .collect::<String>();
+                assert!(
+                    sentence
+                        .split(|c: char| !c.is_ascii_digit())
+                        .any(|word| word == n.to_string()),
+                    "{puzzle}: `{text}` does not say step {n}"
+                );
+            }
+            assert!(
+                explained.contains(text.as_str()),
+                "{puzzle}: --explain says {text}"
+            );
+            checked += 1;
+        }
+    }
+    assert!(checked > 0);
+}

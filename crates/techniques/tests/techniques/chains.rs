@@ -351,3 +351,63 @@ fn capital(s: &str) -> String {
         .map(|f| f.to_uppercase().collect::<String>() + c.as_str())
         .unwrap_or_default()
 }
+
+/// A log that lists only some steps renumbers the steps a proof names: named
+/// as that log numbers them, and a step it leaves out said as such.
+#[test]
+fn narrowing_is_renumbered_for_a_log_that_lists_some_steps() {
+    // `puzzles/generated-rare.json` #8: step 17 leans on combinations cut at
+    // steps 6, 8, 10, 12, 15 and 16 of the whole log.
+    let puzzle =
+        crate::common::tatham("6:_3b_4a_3a_b_4a_3a__b_a5_aa_b_b,s3s2a6a14s1m24s1s1a1a9a18s1d3s1s2");
+    let grader = kenken_techniques::Grader::new(&puzzle).expect("grader");
+    let grade = grader.grade(kenken_techniques::Options::default(), false);
+    let layout = grader.layout();
+    let step = &grade.steps[16];
+    let narrowed = |step: &Step| -> Vec<(Vec<usize>, String)> {
+        step.proofs
+            .iter()
+            .filter_map(|p| match p {
+                kenken_techniques::proof::Proof::Combination(p) => Some(p),
+                _ => None,
+            })
+            .flat_map(|p| {
+                p.cages
+                    .iter()
+                    .filter(|c| !c.cut.is_empty())
+                    .map(|c| (c.narrowed_by.clone(), p.text.clone()))
+            })
+            .collect()
+    };
+    let before = narrowed(step);
+    assert!(!before.is_empty());
+    // Numbered the same: the same texts.
+    let mut same = step.clone();
+    same.renumber_narrowing(layout, Some);
+    assert_eq!(narrowed(&same), before);
+    // Each step one later: the texts say so.
+    let mut later = step.clone();
+    later.renumber_narrowing(layout, |i| Some(i + 1));
+    for ((old, _), (new, text)) in before.iter().zip(narrowed(&later)) {
+        let shifted: Vec<usize> = old.iter().map(|i| i + 1).collect();
+        assert_eq!(new, shifted);
+        let said = text.split(NARROWED).skip(1).collect::<String>();
+        for n in &new {
+            assert!(
+                said.split(|c: char| !c.is_ascii_digit())
+                    .any(|w| w == (n + 1).to_string()),
+                "{text}"
+            );
+        }
+    }
+    // Left out: said so, no number.
+    let mut unlisted = step.clone();
+    unlisted.renumber_narrowing(layout, |_| None);
+    for (new, text) in narrowed(&unlisted) {
+        assert!(new.is_empty());
+        assert!(
+            text.contains("at an earlier step this log leaves out"),
+            "{text}"
+        );
+    }
+}

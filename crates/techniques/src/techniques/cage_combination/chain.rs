@@ -471,11 +471,14 @@ fn digit_list(digits: &[Digit]) -> String {
 /// The most cut combinations a narrowing sentence lists one by one.
 const CUT_LISTED: usize = 4;
 
-/// Adds to a proof's text, for each listed cage that earlier steps narrowed, a
-/// sentence saying which of its combinations the candidates still allow went, and
-/// at which steps: `Earlier steps narrowed cage B2 (1−): (3, 2) went at step 12.`
+/// Writes after a proof's chain text, for each listed cage that earlier steps
+/// narrowed, a sentence saying which of its combinations the candidates still
+/// allow went, and at which steps (`narrowed_by`, numbered from 1): `Earlier
+/// steps narrowed cage B2 (1−): (3, 2) went at step 12, though the candidates
+/// allow it.` Steps a log leaves out are said as such.
 pub(crate) fn narrowing_words(layout: &Layout, proof: &mut CombinationProof) {
     let puzzle = layout.puzzle();
+    proof.text.truncate(proof.chain_text_len);
     for listed in &proof.cages {
         if listed.cut.is_empty() {
             continue;
@@ -491,12 +494,18 @@ pub(crate) fn narrowing_words(layout: &Layout, proof: &mut CombinationProof) {
         } else {
             format!("{} of its combinations", listed.cut.len())
         };
-        let at = match listed.narrowed_by.as_slice() {
-            [] => "at an earlier step".to_string(),
-            [one] => format!("at step {}", one + 1),
-            many => format!(
+        let at = match (listed.narrowed_by.as_slice(), listed.narrowed_by_unlisted) {
+            ([], false) => "at an earlier step".to_string(),
+            ([], true) => "at an earlier step this log leaves out".to_string(),
+            ([one], false) => format!("at step {}", one + 1),
+            (many, false) => format!(
                 "at steps {}",
                 and_list(many.iter().map(|s| (s + 1).to_string()).collect())
+            ),
+            (some, true) => format!(
+                "at {} {} and at a step this log leaves out",
+                if some.len() == 1 { "step" } else { "steps" },
+                and_list(some.iter().map(|s| (s + 1).to_string()).collect())
             ),
         };
         // The clue in full unless the text gave it already.

@@ -62,9 +62,11 @@ pub(super) fn prove(
                             .collect(),
                         cut: o.cut.clone(),
                         narrowed_by: Vec::new(),
+                        narrowed_by_unlisted: false,
                     })
                     .collect(),
                 chain,
+                chain_text_len: text.len(),
                 text,
             }));
         }
