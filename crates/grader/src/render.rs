@@ -20,10 +20,12 @@ pub struct RenderArgs {
     /// explanation under the grid.
     #[arg(long, value_name = "N", group = "what", value_parser = clap::value_parser!(u32).range(1..))]
     pub step: Option<u32>,
-    /// With --step: draw the step's K-th proof instead (`grade --json` lists them):
-    /// a removed combination's digits ringed in its cage, the cages that leave it
-    /// no room shaded and the digits that would repeat struck; or a region total's
-    /// lines, known parts and losing cages. Its text is the caption.
+    /// With --step: draw the step's K-th proof instead (`grade --json` lists them).
+    /// A cage comparison's whole chain: the supposed digits, each forced cage's
+    /// digits, the cage left with nothing and its clashes, a branch of at most 4
+    /// cases as one small panel per case, and the cut combinations it leans on
+    /// with the steps that cut them. A region total's lines, known parts, losing
+    /// cages and unknown parts with what each can make. Its text is the caption.
     #[arg(long, value_name = "K", requires = "step", value_parser = clap::value_parser!(u32).range(1..))]
     pub proof: Option<u32>,
     /// Show the solution.

@@ -152,6 +152,10 @@ pub struct LiveCageReport {
     pub cage: String,
     pub cells: Vec<String>,
     pub live: Vec<Vec<Digit>>,
+    /// The combinations the clue and the candidates before the step still allow
+    /// that earlier steps cut (so not in `live`); absent when none.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub cut: Vec<Vec<Digit>>,
     /// The earlier steps (numbered as the step log numbers them, from 1) that cut
     /// combinations the candidates before the step still allow; absent when none
     /// did.
@@ -281,6 +285,7 @@ fn proof_report(proof: &Proof, layout: &Layout) -> ProofReport {
                     cage: cage_name(layout, c.cage),
                     cells: names(size, layout.cage_cells(c.cage)),
                     live: c.live.clone(),
+                    cut: c.cut.clone(),
                     narrowed_by: c.narrowed_by.iter().map(|i| i + 1).collect(),
                 })
                 .collect(),

@@ -697,7 +697,8 @@ async function toggleProof(box, panel, b, step, n, k) {
   const picture = document.createElement("div");
   const proof = (step.proof || [])[k - 1];
   text.textContent = proof ? proof.text : "";
-  panel.replaceChildren(text, picture);
+  const premises = cutCombinations(proof);
+  panel.replaceChildren(text, ...(premises ? [premises] : []), picture);
   delete panel.dataset.proof;
   if (n === undefined) {
     panel.dataset.proof = k;
@@ -714,6 +715,48 @@ async function toggleProof(box, panel, b, step, n, k) {
     text.textContent = e.message;
     text.className = "error";
   }
+}
+
+// The combinations earlier steps cut that a cage comparison's proof leans on
+// (the candidates still allow them), cage by cage, each step that cut them a
+// button that shows that step of the solution; null when the proof leans on
+// none.
+function cutCombinations(proof) {
+  const narrowed = ((proof && proof.cages) || []).filter((c) => c.cut && c.cut.length);
+  if (narrowed.length === 0) return null;
+  const box = document.createElement("div");
+  box.className = "premises";
+  const head = document.createElement("span");
+  head.textContent = "Cut by earlier steps, though the candidates allow them:";
+  const list = document.createElement("ul");
+  list.setAttribute("aria-label", "Combinations cut by earlier steps");
+  for (const cage of narrowed) {
+    const item = document.createElement("li");
+    const tuples = cage.cut.map((d) => `(${d.join(", ")})`);
+    item.append(`Cage ${cage.cage}: ${tuples.join(", ")} out at `);
+    const steps = cage.narrowed_by || [];
+    if (steps.length === 0) item.append("an earlier step");
+    steps.forEach((n, i) => {
+      if (i > 0) item.append(i === steps.length - 1 ? " and " : ", ");
+      const b = smallButton(`step ${n}`, `Show step ${n}, which cut combinations of cage ${cage.cage}`);
+      b.className = "step-link";
+      b.dataset.step = n;
+      b.addEventListener("click", () => goToStep(n));
+      item.append(b);
+    });
+    list.append(item);
+  }
+  box.append(head, list);
+  return box;
+}
+
+// Shows step `n` of the solution and moves the focus to its text.
+async function goToStep(n) {
+  const at = $("step-text");
+  at.setAttribute("tabindex", "-1");
+  await showStep(n);
+  at.focus();
+  at.scrollIntoView({ block: "nearest" });
 }
 
 // ---- the file's puzzles ----

@@ -122,3 +122,38 @@ fn a_proof_is_drawn_with_its_text() {
     let err = bad_input(grader(&["render", puzzle, "--proof", "1"]));
     assert!(err.contains("--step"), "{err}");
 }
+
+/// `puzzles/generated-rare.json` #8: step 17's second proof forces a cage, then
+/// branches on another with two cases, and leans on combinations cut earlier.
+const RARE_8: &str = "6:_3b_4a_3a_b_4a_3a__b_a5_aa_b_b,s3s2a6a14s1m24s1s1a1a9a18s1d3s1s2";
+
+#[test]
+fn a_proof_picture_draws_its_chain_panels_and_cut_combinations() {
+    let svg = ok(grader(&[
+        "render", RARE_8, "--step", "17", "--proof", "2", "--no-caption",
+    ]));
+    for line in [
+        "Supposed (green): D4, D5, D6, E6, F6 are (1, 5, 4, 2, 6).",
+        "1. Cage C3 (1−) must be (5, 6) (blue).",
+        "Case 1 of 2: cage A3 is (2, 4)",
+        "Case 2 of 2: cage A3 is (4, 2)",
+        "Cage A4 (14+) has nothing left.",
+        "Cage C3 (1−): (5, 4) out at step 6.",
+    ] {
+        assert!(svg.contains(&format!("data-text=\"{line}\"")), "{line}");
+    }
+    assert_eq!(svg.matches("<g data-panel=").count(), 2);
+    // And as a PNG, through the same scene.
+    let png = tmp("cli-render-proof.png");
+    ok(grader(&[
+        "render",
+        RARE_8,
+        "--step",
+        "17",
+        "--proof",
+        "2",
+        "-o",
+        png.to_str().unwrap(),
+    ]));
+    assert_eq!(&std::fs::read(&png).unwrap()[..8], b"\x89PNG\r\n\x1a\n");
+}

@@ -208,6 +208,43 @@ def test_why_a_cage_comparison_removes_a_combination(page):
     page.wait_for_function("() => document.querySelector('#step-why').hidden")
 
 
+# `puzzles/generated-rare.json` #8: step 17's proofs lean on combinations of
+# cage C3 that step 6 cut (and of another cage, cut at five other steps).
+RARE_8 = "6:_3b_4a_3a_b_4a_3a__b_a5_aa_b_b,s3s2a6a14s1m24s1s1a1a9a18s1d3s1s2"
+
+
+def test_why_links_the_steps_that_cut_what_a_proof_leans_on(page):
+    load(page, RARE_8)
+    show_step(page, 17)
+    page.locator("#step-why button.why-button").first.click()
+    page.wait_for_selector("#step-why-proof[data-proof='17:1'] svg")
+    panel = page.locator("#step-why-proof")
+    premises = panel.locator(".premises")
+    assert "Cage C3: (5, 4) out at step 6" in premises.inner_text()
+    # The picture lists them too (each line of it carries its words).
+    assert panel.locator("svg [data-text='Cage C3 (1−): (5, 4) out at step 6.']").count() == 1
+    links = premises.locator("button.step-link")
+    assert links.count() == 6
+    first = links.first
+    assert first.inner_text() == "step 6"
+    assert first.get_attribute("aria-label") == "Show step 6, which cut combinations of cage C3"
+    # Pressed from the keyboard, it shows step 6, which cut cage C3's, and
+    # moves the focus to it.
+    first.focus()
+    page.keyboard.press("Enter")
+    page.wait_for_function("() => document.querySelector('#step-picture').dataset.step === '6'")
+    assert page.locator("#step-count").inner_text().startswith("Step 6 of")
+    assert "cage C3 reduced" in page.locator("#step-text").inner_text()
+    assert page.evaluate("document.activeElement.id") == "step-text"
+    assert page.locator("#step-range").input_value() == "6"
+    # A link of the other cage, by mouse.
+    show_step(page, 17)
+    page.locator("#step-why button.why-button").first.click()
+    page.wait_for_selector("#step-why-proof[data-proof='17:1'] svg")
+    page.locator("#step-why-proof button.step-link[data-step='14']").click()
+    page.wait_for_function("() => document.querySelector('#step-picture').dataset.step === '14'")
+
+
 def test_why_a_region_step_and_a_long_list(page):
     load(page, SIX)
     # Step 7 is a region parity: one proof, one "Why?", for the whole step.

@@ -10,7 +10,7 @@ from urllib.parse import quote
 
 import pytest
 
-from test_page import FOUR, NINE, SIX, board_drawn, click_cell, load, result, show_step
+from test_page import FOUR, NINE, RARE_8, SIX, board_drawn, click_cell, load, result, show_step
 
 AXE = Path(__file__).parent / "node_modules" / "axe-core" / "axe.min.js"
 
@@ -253,6 +253,11 @@ def test_axe_finds_no_serious_violation_in_the_main_states(browser, base_url, ba
         page.locator("#step-why button.why-button").first.click()
         page.wait_for_selector("#step-why-proof[data-proof='6:1'] svg")
         states["proof"] = axe_violations(page)
+        load(page, RARE_8)
+        show_step(page, 17)
+        page.locator("#step-why button.why-button").first.click()
+        page.wait_for_selector("#step-why-proof[data-proof='17:1'] .premises")
+        states["proof with cut combinations"] = axe_violations(page)
         page.click("#export")
         page.wait_for_selector("#export-box:not([hidden])")
         states["export"] = axe_violations(page)
