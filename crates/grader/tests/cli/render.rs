@@ -130,7 +130,13 @@ const RARE_8: &str = "6:_3b_4a_3a_b_4a_3a__b_a5_aa_b_b,s3s2a6a14s1m24s1s1a1a9a18
 #[test]
 fn a_proof_picture_draws_its_chain_panels_and_cut_combinations() {
     let svg = ok(grader(&[
-        "render", RARE_8, "--step", "17", "--proof", "2", "--no-caption",
+        "render",
+        RARE_8,
+        "--step",
+        "17",
+        "--proof",
+        "2",
+        "--no-caption",
     ]));
     for line in [
         "Supposed (green): D4, D5, D6, E6, F6 are (1, 5, 4, 2, 6).",

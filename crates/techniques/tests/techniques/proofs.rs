@@ -17,12 +17,15 @@
 //!   known parts and what is left make the slice's total, and no total a cage
 //!   loses is the solution's.
 //!
+//! * every text of those steps reads as [`super::words`] asks.
+//!
 //! The puzzles of `hidden-ops.json` are checked the same way with their
 //! operations hidden (each cage's combinations those of every operation), within
 //! the work limit their ratings are made with.
 
 use super::chains;
 use super::corpus::{for_each_parallel, hidden_ops_corpus, report, tatham_corpus};
+use super::words;
 use kenken_model::{CageId, CellId, Digit, Puzzle};
 use kenken_search::{count_solutions, Verdict};
 use kenken_techniques::proof::{CombinationProof, Known, Proof};
@@ -66,7 +69,14 @@ fn every_proof_of_every_hard_step_holds() {
                 }
                 other => Err(format!("a proof of an unexpected step: {other:?}")),
             };
-            if let Err(problem) = checked {
+            let texts_read_well = [
+                step.labelled_text(puzzle),
+                step.explanation(grader.layout()),
+            ]
+            .into_iter()
+            .chain(step.proofs.iter().map(|p| p.text().to_string()))
+            .try_for_each(|text| words::check(&text));
+            if let Err(problem) = checked.and(texts_read_well) {
                 return Some(format!("{at}: {problem}"));
             }
             let mut counts = counts.lock().unwrap();

@@ -65,7 +65,7 @@ impl Words for CageCombination {
         let cuts: Vec<String> = step
             .cuts
             .iter()
-            .map(|cut| cut_phrase(layout, cut))
+            .map(|cut| cut_phrase(layout, cut, self.cages.contains(&cut.cage)))
             .collect();
         format!(
             "{} are linked by the lines they share, so their combinations must fit \
@@ -92,8 +92,9 @@ impl Words for CageCombination {
 const LISTED_COMBINATIONS: usize = 4;
 
 /// `cage B3 (12×) loses 2 combinations (3, 4, 1 and 4, 3, 1 for B3, C3, C4) that
-/// no choice for the others fits, from 6 to 4`.
-fn cut_phrase(layout: &Layout, cut: &CageCut) -> String {
+/// no choice for the others fits, from 6 to 4`; a hidden operation as `(12?)`
+/// when the cage was `named` already.
+fn cut_phrase(layout: &Layout, cut: &CageCut, named: bool) -> String {
     let puzzle = layout.puzzle();
     let size = puzzle.size();
     let cells = layout.cage_cells(cut.cage);
@@ -116,7 +117,11 @@ fn cut_phrase(layout: &Layout, cut: &CageCut) -> String {
     };
     format!(
         "{} loses {}{listed} that no choice for the others fits, from {} to {}",
-        cage_with_clue(puzzle, cut.cage),
+        if named {
+            labels::cage_with_short_clue(puzzle, cut.cage)
+        } else {
+            cage_with_clue(puzzle, cut.cage)
+        },
         plural(cut.removed.len(), "combination", "combinations"),
         cut.before,
         cut.after
