@@ -589,8 +589,8 @@ impl<'a> Picture<'a> {
     }
 
     /// A proof's outlines over the grid: each cage left with nothing in a dashed
-    /// red line inside its cells, each unknown part's cells dotted, and the
-    /// parts' keys in their first cell's bottom-right corner.
+    /// red line inside its cells, each unknown part's cells in a dotted one, and
+    /// the parts' keys in their first cell's top-right corner.
     fn outlines(&self, out: &mut String, geo: &Geometry, fonts: &mut Fonts, marks: &Marks) {
         let c = geo.cell;
         let inset = c * 0.06;
@@ -620,32 +620,42 @@ impl<'a> Picture<'a> {
                 num(c / 16.0)
             );
         }
-        let dot = (c / 40.0).max(0.8);
-        if !marks.parts.is_empty() {
-            let _ = write!(out, "<g fill=\"{}\">", colour::PART);
-        }
+        // The parts' cells: a dotted line just inside each.
+        let mut dotted = String::new();
+        let inset = c * 0.035;
         for &cell in &marks.parts {
             let (x, y) = geo.corner(self.puzzle, cell);
-            for i in 1..4 {
-                for j in 1..4 {
-                    if (i + j) % 2 == 0 {
-                        circle_plain(out, x + c * i as f32 / 4.0, y + c * (j as f32 / 4.0), dot);
-                    }
-                }
-            }
+            let side = c - 2.0 * inset;
+            let _ = write!(
+                dotted,
+                "M{} {}h{}v{}h{}Z",
+                num(x + inset),
+                num(y + inset),
+                num(side),
+                num(side),
+                num(-side)
+            );
         }
-        if !marks.parts.is_empty() {
-            out.push_str("</g>");
+        if !dotted.is_empty() {
+            let _ = write!(
+                out,
+                "<path d=\"{dotted}\" fill=\"none\" stroke=\"{}\" stroke-width=\"{}\" stroke-linecap=\"round\" stroke-dasharray=\"0 {}\"/>",
+                colour::PART,
+                num((c / 22.0).max(2.0)),
+                num(c / 9.0)
+            );
         }
-        let size = c * 0.2;
+        // Each part's key in its first cell's top-right corner, clear of the
+        // clue and the pencil marks.
+        let size = c * 0.22;
         for (cell, key) in &marks.keys {
             let (x, y) = geo.corner(self.puzzle, *cell);
             fonts.text(
                 out,
                 Weight::Bold,
                 key,
-                x + c - c * 0.08,
-                y + c - c * 0.08,
+                x + c - c * 0.1,
+                y + c * 0.07 + fonts.cap_height(size),
                 size,
                 Anchor::End,
                 colour::PART,
@@ -778,16 +788,6 @@ fn rect(out: &mut String, x: f32, y: f32, w: f32, h: f32) {
         num(y),
         num(w),
         num(h)
-    );
-}
-
-fn circle_plain(out: &mut String, cx: f32, cy: f32, r: f32) {
-    let _ = write!(
-        out,
-        "<circle cx=\"{}\" cy=\"{}\" r=\"{}\"/>",
-        num(cx),
-        num(cy),
-        num(r)
     );
 }
 
