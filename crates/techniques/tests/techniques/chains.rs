@@ -22,6 +22,8 @@ const MAX_TOLD: usize = 12;
 /// What a proof's chain comes to: its entries, and whether it branches.
 pub(super) struct Replayed {
     pub(super) branched: bool,
+    /// The cases of the branch that ends the chain, if it ends in one.
+    pub(super) cases: Option<usize>,
 }
 
 pub(super) fn check(
@@ -42,6 +44,10 @@ pub(super) fn check(
     replay(puzzle, p, &p.chain, fixed)?;
     check_text(puzzle, p)?;
     Ok(Replayed {
+        cases: match p.chain.last() {
+            Some(ChainEntry::Branch { cases, .. }) => Some(cases.len()),
+            _ => None,
+        },
         branched: p
             .chain
             .iter()
