@@ -5,7 +5,7 @@
 //! eliminations struck through on a red square. Each mark has a shape of its own
 //! as well as a colour (the cells are hatched, the digits a step rests on
 //! ringed), so that none is told from another by red against green alone. A
-//! proof's picture adds what [`crate::proof`] builds from it: forced digits on
+//! proof's picture adds what the `proof` module builds from it: forced digits on
 //! blue squares with round corners, the emptied cage in a dashed outline, a
 //! region's unknown parts dotted and keyed, lines under the grid and panels.
 
