@@ -1,4 +1,5 @@
-//! Pictures of proofs, on real corpus steps (`puzzles/generated-rare.json`): every
+//! Pictures of proofs, on real corpus steps (every 4×4 to 6×6 of
+//! `puzzles/generated-rare.json`): every
 //! cage comparison's picture draws each forced cage's digits (on the grid, and in a
 //! line naming the cage and its digits), its cage left with nothing, a branch of
 //! at most four cases as one panel per case (each panel with its case's digits
@@ -17,12 +18,13 @@ use kenken_techniques::{Grader, Layout, Options};
 /// The fill of a forced digit's square.
 const FORCED: &str = "rx=\"";
 
+const CORPUS: &str = concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/../../puzzles/generated-rare.json"
+);
+
 fn corpus(number: usize) -> Puzzle {
-    let path = concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../../puzzles/generated-rare.json"
-    );
-    let text = std::fs::read_to_string(path).expect("the corpus");
+    let text = std::fs::read_to_string(CORPUS).expect("the corpus");
     let list: Vec<String> = serde_like_list(&text);
     read(&list[number - 1])
 }
@@ -218,7 +220,16 @@ struct Counts {
 #[test]
 fn a_cage_comparison_is_drawn_whole() {
     let mut counts = Counts::default();
-    for number in [8, 19] {
+    // Every 4×4 to 6×6 of the file (#8 and #19 among them).
+    let text = std::fs::read_to_string(CORPUS).expect("the corpus");
+    let small: Vec<usize> = serde_like_list(&text)
+        .iter()
+        .enumerate()
+        .filter(|(_, p)| ["4:", "5:", "6:"].iter().any(|s| p.starts_with(s)))
+        .map(|(i, _)| i + 1)
+        .collect();
+    assert!(small.contains(&8) && small.contains(&19));
+    for number in small {
         let puzzle = corpus(number);
         let (grader, all) = proofs(&puzzle);
         for (step, before, proof) in &all {
@@ -228,6 +239,7 @@ fn a_cage_comparison_is_drawn_whole() {
             }
         }
     }
+    eprintln!("proof pictures: {counts:?}");
     // Each kind of picture was met.
     assert!(counts.forced > 0, "{counts:?}");
     assert!(counts.panelled > 0, "{counts:?}");
