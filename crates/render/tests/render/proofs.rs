@@ -1,11 +1,11 @@
 //! Pictures of proofs, on real corpus steps (every 4×4 to 6×6 of
-//! `puzzles/generated-rare.json`): every
-//! cage comparison's picture draws each forced cage's digits (on the grid, and in a
-//! line naming the cage and its digits), its cage left with nothing, a branch of
-//! at most four cases as one panel per case (each panel with its case's digits
-//! and its own forced digits) and a longer branch as a line, and each cut
-//! combination the proof leans on with the steps that cut it; a region proof's
-//! picture keys every unknown part with what it can make.
+//! `puzzles/generated-rare.json`): every cage comparison's picture draws each
+//! forced cage's digits (on the grid, and in a line naming the cage and its
+//! digits), its cage left with nothing, a branch of at most four cases as one
+//! panel per case (each panel with its case's digits and its own forced digits)
+//! and a longer branch as a line, and each cut combination the proof leans on
+//! with the steps that cut it; a region proof's picture keys every unknown part
+//! with what it can make.
 
 use super::{matches_fixture, read};
 use kenken_model::{Budget, CellId, Digit, Puzzle};
