@@ -51,13 +51,23 @@ pub struct Context {
     pub(crate) engine: Engine,
 }
 
+/// Sets the walk of a level checks before the search from the combinations' side
+/// takes over (see [`Engine::Fast`]): about a tenth of what that search costs on a
+/// hidden-operation 9×9 at level 7, so a removing set met early is found as fast
+/// as before, and a level with none is not walked to its end.
+const WALK_BEFORE_CORES: u64 = 20_000;
+
 /// How cage combinations find the sets that remove something. Every engine finds
 /// the same steps: they differ in time only, and the tests check that they agree.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Engine {
     /// Set by set up to level 7, where that is quicker (a removing set is usually
-    /// met early); from the combinations' side at level 8 (whenever the smaller
-    /// levels found nothing), where millions of sets would be checked one by one.
+    /// met early); at level 8 (whenever the smaller levels found nothing), where
+    /// millions of sets would be checked one by one, and at level 7 too when an
+    /// operation is hidden (a hidden cage's table is the union of its operations'
+    /// tables, which makes each set's check dearer), the walk checks its first
+    /// [`WALK_BEFORE_CORES`] sets and then hands the level over to the search from
+    /// the combinations' side.
     Fast,
     /// From the combinations' side from this level on (at least 3), whenever the
     /// smaller levels found nothing: for the tests, which so cover that search on
@@ -68,11 +78,21 @@ pub enum Engine {
 }
 
 impl Engine {
-    /// Whether level `n` is searched from the combinations' side (when every smaller
-    /// level found nothing).
-    pub(crate) fn by_cores(self, n: usize) -> bool {
+    /// How many sets the walk checks before a level searched from the combinations'
+    /// side (see [`Engine::by_cores`]) hands over to that search (`None`: that search
+    /// answers the level from the start).
+    pub(crate) fn walk_before_cores(self) -> Option<u64> {
         match self {
-            Engine::Fast => n >= 8,
+            Engine::Fast => Some(WALK_BEFORE_CORES),
+            Engine::CoresFrom(_) | Engine::Reference => None,
+        }
+    }
+
+    /// Whether level `n` is searched from the combinations' side (when every smaller
+    /// level found nothing), in a puzzle with or without hidden operations.
+    pub(crate) fn by_cores(self, n: usize, hidden_ops: bool) -> bool {
+        match self {
+            Engine::Fast => n >= 8 || (hidden_ops && n >= 7),
             Engine::CoresFrom(from) => n >= from.max(3),
             Engine::Reference => false,
         }

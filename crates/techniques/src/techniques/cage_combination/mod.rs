@@ -71,6 +71,7 @@ struct CageCombinationFinder {
 }
 
 /// The order a level's sets are tried in.
+#[derive(Clone, Copy)]
 enum Order {
     /// Lexicographic, from this set on (wrapping around), or from the first.
     From(Option<Positions>),
@@ -139,7 +140,8 @@ impl Technique for CageCombinationFinder {
         // Once every smaller set is known to remove nothing, the sets that remove
         // something can be found from the combinations' side (see `cores`), with a
         // solution of the puzzle to guide it.
-        let by_cores = exhausted + 1 >= n && ctx.engine.by_cores(n);
+        let by_cores =
+            exhausted + 1 >= n && ctx.engine.by_cores(n, state.puzzle().has_hidden_ops());
         let solution = if by_cores {
             self.solution_of(state, &list, budget)
         } else {
@@ -156,6 +158,8 @@ impl Technique for CageCombinationFinder {
             skip_cut_cages: exhausted + 1 >= n,
             memos: ctx.memos,
             stopped: false,
+            checks_left: None,
+            handed_over: false,
         };
         // Pair tables pay once sets of three cages are searched, which reuse them
         // (a set of three builds the tables it needs whatever this says).
@@ -188,7 +192,16 @@ impl Technique for CageCombinationFinder {
         };
         let mut found = None;
         let mut settled = false;
-        if by_cores {
+        if let Some(checks) = ctx.engine.walk_before_cores().filter(|_| by_cores) {
+            // A removing set is often met early in the walk; when it is not, the
+            // search from the combinations' side answers for the rest of the level
+            // (the first removing set in walk order, as the walk would have found).
+            sets.checks_left = Some(checks);
+            found = sets.walk(n, order);
+            settled = found.is_some() || !sets.handed_over;
+            sets.checks_left = None;
+        }
+        if by_cores && !settled && !sets.stopped {
             match cores::removing_sets(
                 &mut sets.scratch,
                 n,
@@ -205,10 +218,7 @@ impl Technique for CageCombinationFinder {
             }
         }
         if !settled && !sets.stopped {
-            found = match order {
-                Order::From(start) => sets.search_from(n, start),
-                Order::Dirty(since) => sets.search_dirty(n, |c| changed_at[c.index()] > since),
-            };
+            found = sets.walk(n, order);
         }
         let stopped = sets.stopped;
         sets.scratch.release();
@@ -405,6 +415,11 @@ struct Sets<'a> {
     memos: bool,
     /// Set when the run's budget ran out: the search stopped early.
     stopped: bool,
+    /// How many more sets the walk may check before it hands the level over to
+    /// the search from the combinations' side (`None`: no such limit).
+    checks_left: Option<u64>,
+    /// Set when the walk used up `checks_left`: it stopped early, nothing is known.
+    handed_over: bool,
 }
 
 /// Bytes a set found barren takes in [`CageCombination::barren`]: its key and tick, with the
@@ -412,6 +427,23 @@ struct Sets<'a> {
 const BARREN_SET_BYTES: usize = 48;
 
 impl Sets<'_> {
+    /// Whether the walk stops before its end: the budget ran out, or it hands the
+    /// level over to the search from the combinations' side.
+    fn halted(&self) -> bool {
+        self.stopped || self.handed_over
+    }
+
+    /// Walks the level's sets in `order`; the first that removes something.
+    fn walk(&mut self, n: usize, order: Order) -> Option<Found> {
+        match order {
+            Order::From(start) => self.search_from(n, start),
+            Order::Dirty(since) => {
+                let changed_at = self.changed_at;
+                self.search_dirty(n, |c| changed_at[c.index()] > since)
+            }
+        }
+    }
+
     /// The first of `removing` (ascending list positions) in `order` that removes
     /// something, with its members in the order the walk would have them.
     fn first_of(&mut self, removing: &[Vec<usize>], order: &Order) -> Option<Found> {
@@ -471,7 +503,7 @@ impl Sets<'_> {
         if n == 2 {
             let start = start.map_or((0, 0), |s| (s[0], s[1]));
             return match self.pairs_between(start, (m, 0)) {
-                None if !self.stopped => self.pairs_between((0, 0), start),
+                None if !self.halted() => self.pairs_between((0, 0), start),
                 found => found,
             };
         }
@@ -485,7 +517,7 @@ impl Sets<'_> {
             None,
             &mut |set| self.visit(set, &mut found),
         );
-        if let Some(start) = start.filter(|_| found.is_none() && !self.stopped) {
+        if let Some(start) = start.filter(|_| found.is_none() && !self.halted()) {
             let _ = walk.run(&mut Partial::default(), n, None, Some(&start), &mut |set| {
                 self.visit(set, &mut found)
             });
@@ -511,7 +543,7 @@ impl Sets<'_> {
                     for b in bits::ones(row & !done) {
                         let other = w * 64 + b;
                         let found = self.try_set(&[lead, other], &PAIR_LINKS);
-                        if found.is_some() || self.stopped {
+                        if found.is_some() || self.halted() {
                             return found;
                         }
                     }
@@ -527,7 +559,7 @@ impl Sets<'_> {
                 let _ = walk.run(&mut set, n, None, None, &mut |set| {
                     self.visit(set, &mut found)
                 });
-                if found.is_some() || self.stopped {
+                if found.is_some() || self.halted() {
                     return found;
                 }
             }
@@ -556,7 +588,7 @@ impl Sets<'_> {
                         return None;
                     }
                     let found = self.try_set(&[i, j], &PAIR_LINKS);
-                    if found.is_some() || self.stopped {
+                    if found.is_some() || self.halted() {
                         return found;
                     }
                 }
@@ -569,7 +601,7 @@ impl Sets<'_> {
     /// `found`) or the deadline passed.
     fn visit(&mut self, set: &Partial, found: &mut Option<Found>) -> ControlFlow<()> {
         *found = self.try_set(&set.members[..set.len], &set.links);
-        if found.is_some() || self.stopped {
+        if found.is_some() || self.halted() {
             ControlFlow::Break(())
         } else {
             ControlFlow::Continue(())
@@ -581,7 +613,7 @@ impl Sets<'_> {
         if self.scratch.budget().spend(1).is_err() {
             self.stopped = true;
         }
-        if self.stopped {
+        if self.halted() {
             return None;
         }
         let mut cages = [CageId::new(0); MAX_CAGE_SET];
@@ -607,6 +639,13 @@ impl Sets<'_> {
         };
         if self.memos && checked.is_some_and(unchanged_since) {
             return None;
+        }
+        if let Some(left) = &mut self.checks_left {
+            if *left == 0 {
+                self.handed_over = true;
+                return None;
+            }
+            *left -= 1;
         }
         let Ok(cuts) = self.scratch.unsupported(idx) else {
             self.stopped = true;
