@@ -1,6 +1,8 @@
 //! The cage-combination engines find the same steps: the search from the
-//! combinations' side, used at every level it can be (from 3), against the
-//! reference that checks every set on its own, on every corpus puzzle.
+//! combinations' side, used at every level it can be (from 3), and the default
+//! engine (which hands levels 7 and 8 over to it after a walk of their first
+//! sets), against the reference that checks every set on its own, on every corpus
+//! puzzle.
 //!
 //! Mode c (cage combinations alone) goes deepest, so it is the one compared: the
 //! same steps in the same order, each with the same cuts, and the same end. The
@@ -21,25 +23,45 @@ fn disagreement(e: &Entry, limits: Limits) -> Option<String> {
         Err(stopped) => return Some(format!("{}: {stopped:?}", e.label)),
     };
     let options = Options::cage_combinations_only();
-    let fast = grader.grade_with(options, false, Engine::CoresFrom(3));
     let reference = grader.grade_with(options, false, Engine::Reference);
-    let both = fast.steps.len().min(reference.steps.len());
-    if let Some(i) = (0..both).find(|&i| fast.steps[i] != reference.steps[i]) {
+    [
+        (
+            Engine::CoresFrom(3),
+            "the search from the combinations' side",
+        ),
+        (Engine::Fast, "the default engine"),
+    ]
+    .into_iter()
+    .find_map(|(engine, name)| {
+        let graded = grader.grade_with(options, false, engine);
+        differences(e, &graded, &reference, name)
+    })
+}
+
+/// Where an engine's grade (`name`) and the reference's part, if they do.
+fn differences(
+    e: &Entry,
+    graded: &kenken_techniques::Grade,
+    reference: &kenken_techniques::Grade,
+    name: &str,
+) -> Option<String> {
+    let both = graded.steps.len().min(reference.steps.len());
+    if let Some(i) = (0..both).find(|&i| graded.steps[i] != reference.steps[i]) {
         let size = e.puzzle.size();
         return Some(format!(
-            "{}: step {} is {} by the search from the combinations' side, {} by the reference",
+            "{}: step {} is {} by {name}, {} by the reference",
             e.label,
             i + 1,
-            fast.steps[i].text(size),
+            graded.steps[i].text(size),
             reference.steps[i].text(size)
         ));
     }
     let finished = |g: &kenken_techniques::Grade| g.stopped.is_none();
-    if finished(&fast) && finished(&reference) && fast.steps.len() != reference.steps.len() {
+    if finished(graded) && finished(reference) && graded.steps.len() != reference.steps.len() {
         return Some(format!(
-            "{}: {} steps against the reference's {}",
+            "{}: {} steps by {name} against the reference's {}",
             e.label,
-            fast.steps.len(),
+            graded.steps.len(),
             reference.steps.len()
         ));
     }
