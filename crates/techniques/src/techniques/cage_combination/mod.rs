@@ -199,7 +199,9 @@ impl Technique for CageCombinationFinder {
             sets.checks_left = Some(checks);
             found = sets.walk(n, order);
             settled = found.is_some() || !sets.handed_over;
+            // Should that search not apply, the walk below checks the whole level.
             sets.checks_left = None;
+            sets.handed_over = false;
         }
         if by_cores && !settled && !sets.stopped {
             match cores::removing_sets(
