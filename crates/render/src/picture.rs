@@ -588,6 +588,21 @@ impl<'a> Picture<'a> {
         }
     }
 
+    /// Adds to a path the square `inset` inside `cell`.
+    fn inset_square(&self, path: &mut String, geo: &Geometry, cell: CellId, inset: f32) {
+        let (x, y) = geo.corner(self.puzzle, cell);
+        let side = geo.cell - 2.0 * inset;
+        let _ = write!(
+            path,
+            "M{} {}h{}v{}h{}Z",
+            num(x + inset),
+            num(y + inset),
+            num(side),
+            num(side),
+            num(-side)
+        );
+    }
+
     /// A proof's outlines over the grid: each cage left with nothing in a dashed
     /// red line inside its cells, each unknown part's cells in a dotted one, and
     /// the parts' keys in their first cell's top-right corner.
@@ -597,17 +612,7 @@ impl<'a> Picture<'a> {
         let mut dashed = String::new();
         for &cage in &marks.emptied {
             for &cell in &self.puzzle.cage(cage).cells {
-                let (x, y) = geo.corner(self.puzzle, cell);
-                let side = c - 2.0 * inset;
-                let _ = write!(
-                    dashed,
-                    "M{} {}h{}v{}h{}Z",
-                    num(x + inset),
-                    num(y + inset),
-                    num(side),
-                    num(side),
-                    num(-side)
-                );
+                self.inset_square(&mut dashed, geo, cell, inset);
             }
         }
         if !dashed.is_empty() {
@@ -624,17 +629,7 @@ impl<'a> Picture<'a> {
         let mut dotted = String::new();
         let inset = c * 0.035;
         for &cell in &marks.parts {
-            let (x, y) = geo.corner(self.puzzle, cell);
-            let side = c - 2.0 * inset;
-            let _ = write!(
-                dotted,
-                "M{} {}h{}v{}h{}Z",
-                num(x + inset),
-                num(y + inset),
-                num(side),
-                num(side),
-                num(-side)
-            );
+            self.inset_square(&mut dotted, geo, cell, inset);
         }
         if !dotted.is_empty() {
             let _ = write!(

@@ -143,25 +143,23 @@ pub fn digits(list: impl IntoIterator<Item = Digit>) -> String {
 }
 
 /// Words joined as a person lists them: `a`, `a and b`, `a, b and c`.
-pub fn and_list(mut words: Vec<String>) -> String {
-    match words.len() {
-        0 => String::new(),
-        1 => words.pop().unwrap_or_default(),
-        _ => {
-            let last = words.pop().unwrap_or_default();
-            format!("{} and {last}", words.join(", "))
-        }
-    }
+pub fn and_list(words: Vec<String>) -> String {
+    joined(words, "and")
 }
 
 /// Words joined as alternatives: `a`, `a or b`, `a, b or c`.
-pub fn or_list(mut words: Vec<String>) -> String {
+pub fn or_list(words: Vec<String>) -> String {
+    joined(words, "or")
+}
+
+/// Words joined by commas, the last two by `conjunction`.
+fn joined(mut words: Vec<String>, conjunction: &str) -> String {
     match words.len() {
         0 => String::new(),
         1 => words.pop().unwrap_or_default(),
         _ => {
             let last = words.pop().unwrap_or_default();
-            format!("{} or {last}", words.join(", "))
+            format!("{} {conjunction} {last}", words.join(", "))
         }
     }
 }

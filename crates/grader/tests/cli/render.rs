@@ -129,15 +129,8 @@ const RARE_8: &str = "6:_3b_4a_3a_b_4a_3a__b_a5_aa_b_b,s3s2a6a14s1m24s1s1a1a9a18
 
 #[test]
 fn a_proof_picture_draws_its_chain_panels_and_cut_combinations() {
-    let svg = ok(grader(&[
-        "render",
-        RARE_8,
-        "--step",
-        "17",
-        "--proof",
-        "2",
-        "--no-caption",
-    ]));
+    let proof_2 = ["render", RARE_8, "--step", "17", "--proof", "2"];
+    let svg = ok(grader(&[&proof_2[..], &["--no-caption"]].concat()));
     for line in [
         "Supposed (green): D4, D5, D6, E6, F6 are (1, 5, 4, 2, 6).",
         "1. Cage C3 (1−) must be (5, 6) (blue).",
@@ -151,15 +144,8 @@ fn a_proof_picture_draws_its_chain_panels_and_cut_combinations() {
     assert_eq!(svg.matches("<g data-panel=").count(), 2);
     // And as a PNG, through the same scene.
     let png = tmp("cli-render-proof.png");
-    ok(grader(&[
-        "render",
-        RARE_8,
-        "--step",
-        "17",
-        "--proof",
-        "2",
-        "-o",
-        png.to_str().unwrap(),
-    ]));
+    ok(grader(
+        &[&proof_2[..], &["-o", png.to_str().unwrap()]].concat(),
+    ));
     assert_eq!(&std::fs::read(&png).unwrap()[..8], b"\x89PNG\r\n\x1a\n");
 }

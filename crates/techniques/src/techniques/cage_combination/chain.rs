@@ -10,7 +10,7 @@
 
 use super::proof::Other;
 use crate::explain::{capitalised, or_words};
-use crate::labels::{self, and_list};
+use crate::labels::{self, and_list, tuple};
 use crate::proof::{Case, ChainEntry, CombinationProof};
 use crate::Layout;
 use kenken_model::{Budget, CageId, CellId, Digit, Exhausted, Puzzle};
@@ -309,10 +309,7 @@ impl Teller<'_> {
                     let first = !self.named[k];
                     let name = self.name(k);
                     let cage = self.others[k];
-                    let options: Vec<String> = cases
-                        .iter()
-                        .map(|c| format!("({})", digit_list(&c.digits)))
-                        .collect();
+                    let options: Vec<String> = cases.iter().map(|c| tuple(&c.digits)).collect();
                     let rest: Vec<usize> = (0..cage.live.len())
                         .filter(|&i| {
                             let row = self.layout.combination(cage.cage, cage.live[i]);
@@ -351,10 +348,7 @@ impl Teller<'_> {
 
     /// One combination of a cage: `(2, 9)`.
     fn combination(&self, cage: &Other, k: usize) -> String {
-        format!(
-            "({})",
-            digit_list(self.layout.combination(cage.cage, cage.live[k]))
-        )
+        tuple(self.layout.combination(cage.cage, cage.live[k]))
     }
 
     /// Combinations as a group: `(2, 6) or (6, 2)`.
@@ -484,13 +478,7 @@ pub(crate) fn narrowing_words(layout: &Layout, proof: &mut CombinationProof) {
             continue;
         }
         let what = if listed.cut.len() <= CUT_LISTED {
-            and_list(
-                listed
-                    .cut
-                    .iter()
-                    .map(|c| format!("({})", digit_list(c)))
-                    .collect(),
-            )
+            and_list(listed.cut.iter().map(|c| tuple(c)).collect())
         } else {
             format!("{} of its combinations", listed.cut.len())
         };
