@@ -52,10 +52,10 @@ pub struct Context {
 }
 
 /// Sets the walk of a level checks before the search from the combinations' side
-/// takes over (see [`Engine::Fast`]): about a tenth of what that search costs on a
-/// hidden-operation 9×9 at level 7, so a removing set met early is found as fast
-/// as before, and a level with none is not walked to its end.
-const WALK_BEFORE_CORES: u64 = 20_000;
+/// takes over (see [`Engine::Fast`]): a few tens of milliseconds, a tenth of what
+/// that search costs on a hidden-operation 9×9 at level 7, so a removing set met
+/// early is found as fast as before, and a level with none is not walked to its end.
+const WALK_BEFORE_CORES: u64 = 5_000;
 
 /// How cage combinations find the sets that remove something. Every engine finds
 /// the same steps: they differ in time only, and the tests check that they agree.
@@ -63,7 +63,7 @@ const WALK_BEFORE_CORES: u64 = 20_000;
 pub enum Engine {
     /// Set by set up to level 7, where that is quicker (a removing set is usually
     /// met early); at level 8 (whenever the smaller levels found nothing), where
-    /// millions of sets would be checked one by one, and at level 7 too when an
+    /// millions of sets would be checked one by one, and from level 6 on when an
     /// operation is hidden (a hidden cage's table is the union of its operations'
     /// tables, which makes each set's check dearer), the walk checks its first
     /// [`WALK_BEFORE_CORES`] sets and then hands the level over to the search from
@@ -92,7 +92,7 @@ impl Engine {
     /// level found nothing), in a puzzle with or without hidden operations.
     pub(crate) fn by_cores(self, n: usize, hidden_ops: bool) -> bool {
         match self {
-            Engine::Fast => n >= 8 || (hidden_ops && n >= 7),
+            Engine::Fast => n >= 8 || (hidden_ops && n >= 6),
             Engine::CoresFrom(from) => n >= from.max(3),
             Engine::Reference => false,
         }

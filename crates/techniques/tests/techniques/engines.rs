@@ -1,8 +1,9 @@
 //! The cage-combination engines find the same steps: the search from the
 //! combinations' side, used at every level it can be (from 3), and the default
-//! engine (which hands levels 7 and 8 over to it after a walk of their first
-//! sets), against the reference that checks every set on its own, on every corpus
-//! puzzle.
+//! engine (which hands level 8, and levels 6 and 7 of hidden-operation puzzles,
+//! over to it after a walk of their first sets), against the reference that
+//! checks every set on its own, on every corpus puzzle. Both keep the results of
+//! that search between steps, so the comparison covers bringing them up to date.
 //!
 //! Mode c (cage combinations alone) goes deepest, so it is the one compared: the
 //! same steps in the same order, each with the same cuts, and the same end. The

@@ -21,15 +21,20 @@
 //! allowed cage, and only a cage none of them fits is checked with `req` on its
 //! own. Witnesses are grown from a solution of the puzzle (a clash-free choice for
 //! every cage), which makes them large: assuming x only unsettles the cages whose
-//! solution digits clash with it.
+//! solution digits clash with it. The witnesses of x are kept for its next search,
+//! at any level: a witness stays one on its cages that did not change since.
 //!
 //! The result is exact whatever the witnesses are: they only decide how the search
-//! splits. And it holds while every combination its witnesses chose stays live (the
-//! state only loses combinations, so a clash-free choice of live combinations stays
-//! one, and a set without a choice stays without), so each combination's result is
-//! kept with the combinations it used ([`CoreCache`]) and searched again only once
-//! one of them is gone. The tests check the whole against the set-by-set search on
-//! every corpus puzzle.
+//! splits. Each combination's cores are kept between the steps of a run
+//! ([`CoreCache`]) with the tick they were found at. The state only loses
+//! combinations, so a set without a clash-free choice stays without; and while a
+//! solution of the puzzle stays live, a core of n − 1 cages stays a core at level n
+//! (a smaller part without a choice would be a smaller set that removes something,
+//! or one without a choice even without the assumption). A new core has a cage
+//! that changed since (whether a set has a choice depends on its cages' domains
+//! only), so a kept result is brought up to date by searching only the cores that
+//! hold a changed cage. The tests check the whole against the set-by-set search on
+//! every corpus puzzle, and the kept results against searches from scratch.
 
 use super::support::{Scratch, Tables};
 use crate::technique::MAX_CAGE_SET;
@@ -68,27 +73,47 @@ impl From<Exhausted> for Unanswered {
 pub(super) struct CoreCache {
     /// Per level, per combination (by its bit in the state's store of live bits).
     levels: [Vec<Option<Settled>>; MAX_CAGE_SET + 1],
+    /// Per combination, the witnesses its searches grew, over the positions of
+    /// `list` (whatever the level: a witness is a clash-free choice, which stays
+    /// one on the cages that did not change since).
+    witnesses: Vec<Option<Witnesses>>,
+    list: Vec<CageId>,
 }
 
-/// One combination's cores at one level, with the combinations the search relied
-/// on: the result holds while they all stay live.
+/// The witnesses of one combination, as they were at a tick.
+struct Witnesses {
+    sets: Vec<Mask>,
+    tick: u32,
+}
+
+/// The most witnesses kept for one combination.
+const KEPT_WITNESSES: usize = 4096;
+
+/// Bytes a kept core of n − 1 cages takes, with its vector's header.
+fn core_bytes(n: usize) -> usize {
+    n * size_of::<CageId>() + size_of::<Vec<CageId>>()
+}
+
+/// One combination's cores at one level, as they were at a tick: brought up to
+/// date by searching the cores that hold a cage changed since.
 struct Settled {
     /// The cores, with the combination's own cage.
     cores: Vec<Vec<CageId>>,
-    /// The live-store words the search's choices used, and which bits of each.
-    used: Vec<(u32, u64)>,
+    /// The tick of the state they were found in.
+    tick: u32,
 }
 
 /// The connected n-sets of the list that remove something (each as ascending list
 /// positions; the list in ascending order), given that every smaller connected set
 /// removes nothing. `solution` gives, per list position, the table index of the
 /// cage's combination in a solution of the puzzle when one is known: it guides the
-/// search and decides nothing.
+/// search, and results are kept in `cache` only when it is known for every cage.
+/// `clock` is the state's tick and `changed_at` each cage's last change.
 pub(super) fn removing_sets(
     scratch: &mut Scratch,
     n: usize,
     solution: &[Option<u32>],
-    live_store: &[u64],
+    (clock, changed_at): (u32, &[u32]),
     cache: &mut CoreCache,
 ) -> Result<Vec<Vec<usize>>, Unanswered> {
     let m = scratch.list_len();
@@ -101,48 +126,106 @@ pub(super) fn removing_sets(
     scratch.prepare_all()?;
     let (tables, budget) = scratch.tables();
     let problem = Problem::new(tables, solution);
-    let level = &mut cache.levels[n];
-    if level.len() < live_store.len() * 64 {
-        let bytes = (live_store.len() * 64 - level.len()) * size_of::<Option<Settled>>();
+    // Kept results stay exact only while a solution stays live (see the module's
+    // documentation).
+    let keep = problem.seed.iter().all(|&s| s != u32::MAX);
+    let list: Vec<CageId> = (0..m).map(|i| problem.tables.cage(i)).collect();
+    let CoreCache {
+        levels,
+        witnesses,
+        list: witnesses_list,
+    } = cache;
+    if *witnesses_list != list {
+        // Positions moved: the witnesses' masks no longer say which cages.
+        for kept in witnesses.iter_mut().filter_map(Option::take) {
+            budget.release(kept.sets.len() * size_of::<Mask>());
+        }
+        *witnesses_list = list;
+    }
+    let level = &mut levels[n];
+    let store_bits = problem.tables.store_len() * 64;
+    if keep && level.len() < store_bits {
+        let bytes = (store_bits - level.len()) * size_of::<Option<Settled>>();
         budget.reserve(bytes)?;
-        level.resize_with(live_store.len() * 64, || None);
+        level.resize_with(store_bits, || None);
+    }
+    if keep && witnesses.len() < store_bits {
+        let bytes = (store_bits - witnesses.len()) * size_of::<Option<Witnesses>>();
+        budget.reserve(bytes)?;
+        witnesses.resize_with(store_bits, || None);
     }
     let in_list: std::collections::HashMap<CageId, usize> =
         (0..m).map(|i| (problem.tables.cage(i), i)).collect();
+    let changed_since = |tick: u32| {
+        (0..m)
+            .filter(|&p| changed_at[problem.tables.cage(p).index()] > tick)
+            .fold(0, |set, p| set | bit(p))
+    };
     let mut search = Search::new(&problem, n - 1, budget)?;
     let mut found: Vec<Mask> = Vec::new();
     for a in 0..m {
         for x in bits::ones_in(problem.live(a)) {
             let key = problem.tables.store_bit(a, x);
-            let still = level[key].as_ref().filter(|settled| {
-                settled
-                    .used
-                    .iter()
-                    .all(|&(w, used)| used & !live_store[w as usize] == 0)
-            });
-            if let Some(settled) = still {
-                search.budget.spend(settled.used.len() as u64 + 1)?;
-                // Cores holding a cage solved since are no sets of the list now.
-                for core in &settled.cores {
-                    let set = core
-                        .iter()
-                        .map(|c| in_list.get(c).map(|&p| bit(p)))
-                        .try_fold(0, |set, b| b.map(|b| set | b));
-                    found.extend(set);
+            let kept = if keep { level[key].take() } else { None };
+            let mut known = Vec::new();
+            if let Some(kept) = witnesses.get_mut(key).and_then(Option::take) {
+                search.budget.release(kept.sets.len() * size_of::<Mask>());
+                let changed = changed_since(kept.tick);
+                known = kept.sets;
+                for w in &mut known {
+                    *w &= !changed;
                 }
-                continue;
             }
             let start = found.len();
-            search.cores_of(a, x, &mut found)?;
-            let cores = found[start..]
-                .iter()
-                .map(|&set| positions(set).map(|p| problem.tables.cage(p)).collect())
-                .collect();
-            let used = search.take_used();
-            let bytes = used.len() * size_of::<(u32, u64)>() + size_of::<Settled>();
+            let mut cores: Vec<Vec<CageId>> = match kept {
+                Some(settled) => {
+                    search.budget.spend(settled.cores.len() as u64 + 1)?;
+                    search.budget.release(settled.cores.len() * core_bytes(n));
+                    let changed = changed_since(settled.tick) & !bit(a);
+                    if changed != 0 {
+                        search.cores_holding(a, x, changed, &mut known, &mut found)?;
+                    }
+                    // Cores holding a cage solved since are no sets of the list now.
+                    for core in &settled.cores {
+                        let set = core
+                            .iter()
+                            .map(|c| in_list.get(c).map(|&p| bit(p)))
+                            .try_fold(0, |set, b| b.map(|b| set | b));
+                        found.extend(set);
+                    }
+                    settled.cores
+                }
+                None => {
+                    search.cores_holding(a, x, Mask::MAX, &mut known, &mut found)?;
+                    Vec::new()
+                }
+            };
+            if !keep {
+                continue;
+            }
+            cores.extend(
+                found[start..]
+                    .iter()
+                    .map(|&set| positions(set).map(|p| problem.tables.cage(p)).collect()),
+            );
+            cores.sort_unstable();
+            cores.dedup();
+            let bytes = cores.len() * core_bytes(n);
             if search.budget.memory_left() > bytes {
                 search.budget.reserve(bytes)?;
-                level[key] = Some(Settled { cores, used });
+                level[key] = Some(Settled { cores, tick: clock });
+            }
+            known.retain(|&w| w != 0);
+            known.sort_unstable_by(|v, w| w.cmp(v));
+            known.dedup();
+            known.truncate(KEPT_WITNESSES);
+            let bytes = known.len() * size_of::<Mask>();
+            if search.budget.memory_left() > bytes {
+                search.budget.reserve(bytes)?;
+                witnesses[key] = Some(Witnesses {
+                    sets: known,
+                    tick: clock,
+                });
             }
         }
     }
@@ -253,18 +336,13 @@ struct Search<'p, 'b> {
     k: usize,
     budget: &'b mut Budget,
     reserved: usize,
-    /// The assumption: its position and universe combination, and the domains it
-    /// leaves the other cages.
-    a: usize,
-    x: usize,
+    /// The domains the assumption leaves the other cages.
     assumed: Vec<u64>,
     /// Domains per depth of a choice for `req` (`k + 1` levels), and of a grow.
     levels: Vec<u64>,
     grow: Vec<u64>,
     counts: Vec<u32>,
     choice: Vec<u32>,
-    /// The store bits of the combinations the current search's choices used.
-    used: Vec<(u32, u64)>,
 }
 
 impl<'p, 'b> Search<'p, 'b> {
@@ -277,14 +355,11 @@ impl<'p, 'b> Search<'p, 'b> {
             k,
             budget,
             reserved,
-            a: 0,
-            x: 0,
             assumed: vec![0; width],
             levels: vec![0; width * (k + 1)],
             grow: vec![0; width],
             counts: vec![0; p.m],
             choice: vec![u32::MAX; p.m],
-            used: Vec::new(),
         })
     }
 
@@ -293,13 +368,17 @@ impl<'p, 'b> Search<'p, 'b> {
         self.budget.release(self.reserved);
     }
 
-    /// Adds the cores of combination `x` of position `a` (each with `a`) to `found`.
-    fn cores_of(&mut self, a: usize, x: usize, found: &mut Vec<Mask>) -> Result<(), Unanswered> {
+    /// Adds the cores of combination `x` of position `a` that hold a cage of `among`
+    /// (each with `a`) to `found`.
+    fn cores_holding(
+        &mut self,
+        a: usize,
+        x: usize,
+        among: Mask,
+        known: &mut Vec<Mask>,
+        found: &mut Vec<Mask>,
+    ) -> Result<(), Unanswered> {
         let p = self.p;
-        self.a = a;
-        self.x = x;
-        self.used.clear();
-        self.note(a, x);
         self.budget.spend(p.width() as u64 + 1)?;
         self.assumed.copy_from_slice(&p.live);
         self.assumed[p.off[a]..p.off[a + 1]].fill(0);
@@ -318,26 +397,15 @@ impl<'p, 'b> Search<'p, 'b> {
         }
         let all = (Mask::MAX >> (MAX_CAGES - p.m)) & !bit(a);
         let start = found.len();
-        self.split(0, all, &mut Vec::new(), found)?;
+        if among & all == all {
+            self.split(0, all, known, found)?;
+        } else {
+            self.split_on(0, all, among & all, known, found)?;
+        }
         for set in &mut found[start..] {
             *set |= bit(a);
         }
         Ok(())
-    }
-
-    /// Notes that the search relied on universe combination `v` of position `c`.
-    fn note(&mut self, c: usize, v: usize) {
-        let at = self.p.tables.store_bit(c, v);
-        let (word, b) = ((at / 64) as u32, 1u64 << (at % 64));
-        match self.used.iter_mut().find(|(w, _)| *w == word) {
-            Some((_, bits)) => *bits |= b,
-            None => self.used.push((word, b)),
-        }
-    }
-
-    /// The combinations the last search relied on.
-    fn take_used(&mut self) -> Vec<(u32, u64)> {
-        std::mem::take(&mut self.used)
     }
 
     /// The cores holding every cage of `req` and none outside `allowed`; `known`
@@ -356,7 +424,12 @@ impl<'p, 'b> Search<'p, 'b> {
         }
         self.budget.spend(known.len() as u64 / 8 + 1)?;
         if size + 1 == self.k {
-            return self.last_cage(req, allowed, found);
+            // A cage a known witness covers (with `req`) makes no core with `req`.
+            let open = known.iter().fold(allowed & !req, |open, &w| open & !w);
+            if open == 0 {
+                return Ok(());
+            }
+            return self.last_cage(req, req | open, found);
         }
         // The known witness that misses the fewest allowed cages.
         let mut best: Option<(Mask, u32)> = None;
@@ -380,9 +453,23 @@ impl<'p, 'b> Search<'p, 'b> {
                 None => return Err(Unanswered::NotApplicable),
             },
         };
+        self.split_on(req, allowed, allowed & !covered, known, found)
+    }
+
+    /// The cores holding every cage of `req`, at least one of `on` and none outside
+    /// `allowed`: the cores holding the first cage of `on`, those holding the
+    /// second but not the first, and so on.
+    fn split_on(
+        &mut self,
+        req: Mask,
+        allowed: Mask,
+        on: Mask,
+        known: &mut Vec<Mask>,
+        found: &mut Vec<Mask>,
+    ) -> Result<(), Unanswered> {
         let mut allowed = allowed;
         let mut branch = Vec::new();
-        for c in positions(allowed & !covered) {
+        for c in positions(on) {
             branch.clear();
             branch.extend(known.iter().copied().filter(|&w| w & bit(c) != 0));
             let inherited = branch.len();
@@ -461,9 +548,6 @@ impl<'p, 'b> Search<'p, 'b> {
                 }
                 self.counts[o] = k;
             }
-        }
-        for c in positions(covered) {
-            self.note(c, self.choice[c] as usize);
         }
         Ok(Some(covered))
     }
@@ -571,14 +655,9 @@ impl<'p, 'b> Search<'p, 'b> {
         let mut seen = 0;
         self.each_choice(req, 0, &mut |search, at| {
             seen += 1;
-            for c in positions(req) {
-                search.note(c, search.choice[c] as usize);
-            }
             for o in positions(open) {
-                let first = bits::ones_in(&search.levels[at + p.off[o]..at + p.off[o + 1]]).next();
-                if let Some(v) = first {
+                if count(&search.levels[at + p.off[o]..at + p.off[o + 1]]) != 0 {
                     open &= !bit(o);
-                    search.note(o, v);
                 }
             }
             open == 0 || seen == LAST_CAGE_CHOICES
@@ -591,11 +670,7 @@ impl<'p, 'b> Search<'p, 'b> {
             self.levels[..width].copy_from_slice(&self.assumed);
             self.choice.fill(u32::MAX);
             let both = req | bit(c);
-            if self.choose(both, 0)? {
-                for d in positions(both) {
-                    self.note(d, self.choice[d] as usize);
-                }
-            } else {
+            if !self.choose(both, 0)? {
                 found.push(both);
             }
         }
@@ -646,7 +721,8 @@ mod tests {
     /// set that removes something is found by checking every connected set; from
     /// level 3 on, the search from the combinations' side must give exactly the
     /// same sets at that level (and none at the levels below it), with and without
-    /// a solution to guide it, and again from the results it kept.
+    /// a solution to guide it, and again from the results it kept (brought up to
+    /// date with the cages each step changed).
     #[test]
     fn cores_agree_with_checking_every_set() {
         let ids = [
@@ -669,6 +745,7 @@ mod tests {
             let layout = grader.layout();
             let mut ladder = Ladder::new(layout, Options::cage_combinations_only());
             let mut kept = CoreCache::default();
+            let (mut clock, mut changed_at) = (0, vec![0; layout.cage_count()]);
             loop {
                 let list: Vec<CageId> = p.cage_ids().filter(|&c| s.live_count(c) > 1).collect();
                 let seeded: Vec<Option<u32>> = list
@@ -692,7 +769,6 @@ mod tests {
                 {
                     let expected = removing_by_walk(&s, &list, n);
                     if n >= 3 {
-                        let changed_at = vec![0; layout.cage_count()];
                         for (guide, cache) in [
                             (&seeded[..], &mut CoreCache::default()),
                             (&vec![None; list.len()][..], &mut CoreCache::default()),
@@ -702,8 +778,9 @@ mod tests {
                             let mut budget = Budget::unlimited();
                             let mut scratch =
                                 Scratch::new(&s, &list, &mut support, 0, &changed_at, &mut budget);
-                            let got = removing_sets(&mut scratch, n, guide, s.live_store(), cache)
-                                .expect("every smaller set removes nothing");
+                            let got =
+                                removing_sets(&mut scratch, n, guide, (clock, &changed_at), cache)
+                                    .expect("every smaller set removes nothing");
                             assert_eq!(got, expected, "{id} (hidden: {hide}), level {n}");
                         }
                         *compared_at_n += 1;
@@ -719,6 +796,10 @@ mod tests {
                 s.propagate().expect("a sound step");
                 let changed = s.take_changed_cages();
                 ladder.cages_changed(&changed);
+                clock += 1;
+                for c in &changed {
+                    changed_at[c.index()] = clock;
+                }
             }
         }
         assert!(

@@ -208,7 +208,7 @@ impl Technique for CageCombinationFinder {
                 &mut sets.scratch,
                 n,
                 &solution,
-                state.live_store(),
+                (clock, changed_at),
                 &mut self.cores,
             ) {
                 Ok(removing) => {

@@ -352,6 +352,11 @@ impl Tables<'_> {
         self.cages[i]
     }
 
+    /// How many words the state's store of live bits has.
+    pub fn store_len(&self) -> usize {
+        self.state.live_store().len()
+    }
+
     /// Where universe combination `p` of position `i` is in the state's store of
     /// live bits (see [`State::live_store`]).
     pub fn store_bit(&self, i: usize, p: usize) -> usize {
