@@ -429,7 +429,7 @@ impl<'p, 'b> Search<'p, 'b> {
             if open == 0 {
                 return Ok(());
             }
-            return self.last_cage(req, req | open, found);
+            return self.last_cage(req, open, found);
         }
         // The known witness that misses the fewest allowed cages.
         let mut best: Option<(Mask, u32)> = None;
@@ -635,15 +635,15 @@ impl<'p, 'b> Search<'p, 'b> {
         Ok(false)
     }
 
-    /// The cores made of `req` and one more cage of `allowed`: a cage that some
-    /// clash-free choice for `req` leaves a combination makes none. The first few
-    /// choices are tried against every allowed cage at once (after a choice, a
-    /// cage's domain is what fits it); a cage none of them fits is checked with
-    /// `req` on its own.
+    /// The cores made of `req` and one more cage of `open` (cages outside `req`):
+    /// a cage that some clash-free choice for `req` leaves a combination makes
+    /// none. The first few choices are tried against every open cage at once
+    /// (after a choice, a cage's domain is what fits it); a cage none of them fits
+    /// is checked with `req` on its own.
     fn last_cage(
         &mut self,
         req: Mask,
-        allowed: Mask,
+        open: Mask,
         found: &mut Vec<Mask>,
     ) -> Result<(), Unanswered> {
         let p = self.p;
@@ -651,7 +651,7 @@ impl<'p, 'b> Search<'p, 'b> {
         self.budget.spend(width as u64)?;
         self.levels[..width].copy_from_slice(&self.assumed);
         self.choice.fill(u32::MAX);
-        let mut open = allowed & !req;
+        let mut open = open;
         let mut seen = 0;
         self.each_choice(req, 0, &mut |search, at| {
             seen += 1;
