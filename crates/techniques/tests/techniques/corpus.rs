@@ -213,13 +213,15 @@ pub(super) fn hidden_ops_corpus() -> Vec<Entry> {
 /// and no step of the ladder, on the union tables of its cages, removes the
 /// solution's digit or cage combination. Each run may do 2^27 checks, as when
 /// `ratings/hidden-ops.tsv` is made, so the hardest 8×8s and 9×9s end with status
-/// `limit`; their steps up to there are checked all the same.
+/// `limit`; their steps up to there are checked all the same. A few go through
+/// every level of cage combinations and end `stuck`: the ladder does not solve
+/// them.
 #[test]
 fn every_hidden_operation_puzzle_is_unique_and_every_step_sound() {
     let started = Instant::now();
     let entries = hidden_ops_corpus();
     let problems = for_each_parallel(&entries, |e| {
-        unique_and_sound(e, &[Status::Solved, Status::Limit])
+        unique_and_sound(e, &[Status::Solved, Status::Limit, Status::Stuck])
     });
     report("hidden operations", &problems, entries.len(), started);
 }

@@ -339,6 +339,12 @@ impl Tables<'_> {
         &self.list(i).live
     }
 
+    /// The tick the universe of position `i` was built at: its positions number
+    /// the same combinations while this stays the same.
+    pub fn rebased(&self, i: usize) -> u32 {
+        self.list(i).rebased
+    }
+
     /// The universe position of table combination `combo` of position `i`.
     pub fn universe_position(&self, i: usize, combo: u32) -> Option<usize> {
         self.list(i).combos.binary_search(&combo).ok()
