@@ -52,6 +52,10 @@ type Mask = u128;
 /// The most list positions a [`Mask`] holds: longer lists are searched set by set.
 pub(super) const MAX_CAGES: usize = 128;
 
+/// The most words of one cage's domain (its universe, 64 combinations a word): a
+/// list with a longer one is searched set by set.
+const MAX_DOMAIN_WORDS: usize = 64;
+
 /// Clash-free choices for n − 2 cages tried against every last cage at once (see
 /// [`Search::last_cage`]).
 const LAST_CAGE_CHOICES: usize = 8;
@@ -193,6 +197,10 @@ pub(super) fn removing_sets(
     }
     scratch.prepare_all()?;
     let (tables, budget) = scratch.tables();
+    if (0..m).any(|i| tables.live_of(i).len() > MAX_DOMAIN_WORDS) {
+        // A cage with more than 4 096 combinations left: searched set by set.
+        return Err(Unanswered::NotApplicable);
+    }
     let problem = Problem::new(tables, solution);
     // Kept results stay exact only while a solution stays live (see the module's
     // documentation).
@@ -675,11 +683,7 @@ impl<'p, 'b> Search<'p, 'b> {
             return Ok(false);
         }
         let words = p.off[c + 1] - p.off[c];
-        let mut values = [0u64; 64];
-        if words > values.len() {
-            // Not a table size the grader builds (4 096 combinations of one cage).
-            return Ok(false);
-        }
+        let mut values = [0u64; MAX_DOMAIN_WORDS];
         values[..words].copy_from_slice(&self.levels[at + p.off[c]..at + p.off[c + 1]]);
         let seed = p.seed_in(c, &values[..words]);
         let others = bits::ones_in(&values[..words]).filter(|&v| Some(v) != seed);
@@ -736,7 +740,7 @@ impl<'p, 'b> Search<'p, 'b> {
         self.choice.fill(u32::MAX);
         let mut open = open;
         let mut seen = 0;
-        let mut domain = [0u64; 64];
+        let mut domain = [0u64; MAX_DOMAIN_WORDS];
         self.each_choice(req, 0, &mut |search| {
             seen += 1;
             for o in positions(open) {
