@@ -470,14 +470,7 @@ impl<'p, 'b> Search<'p, 'b> {
         self.assumed.copy_from_slice(&p.live);
         self.assumed[p.off[a]..p.off[a + 1]].fill(0);
         for j in positions(p.links[a]) {
-            let row = p.row(a, x, j);
-            let d = &mut self.assumed[p.off[j]..p.off[j + 1]];
-            let mut any = 0;
-            for (d, r) in d.iter_mut().zip(row) {
-                *d &= r;
-                any |= *d;
-            }
-            if any == 0 {
+            if !narrow(&mut self.assumed[p.off[j]..p.off[j + 1]], p.row(a, x, j)) {
                 // A pair removes x: the smaller levels have not all found nothing.
                 return Err(Unanswered::NotApplicable);
             }
@@ -698,15 +691,7 @@ impl<'p, 'b> Search<'p, 'b> {
                 let range = p.off[o]..p.off[o + 1];
                 let d = &mut nxt[range.clone()];
                 d.copy_from_slice(&cur[at + range.start..at + range.end]);
-                if p.links[c] & bit(o) == 0 {
-                    continue;
-                }
-                let mut any = 0;
-                for (d, r) in d.iter_mut().zip(p.row(c, v, o)) {
-                    *d &= r;
-                    any |= *d;
-                }
-                if any == 0 {
+                if p.links[c] & bit(o) != 0 && !narrow(d, p.row(c, v, o)) {
                     dead = true;
                     break;
                 }
@@ -784,14 +769,20 @@ fn fitting(
         if !any {
             break;
         }
-        let mut left = 0;
-        for (d, row) in domain.iter_mut().zip(p.row(r, choice[r] as usize, c)) {
-            *d &= row;
-            left |= *d;
-        }
-        any = left != 0;
+        any = narrow(domain, p.row(r, choice[r] as usize, c));
     }
     any
+}
+
+/// Keeps in `domain` the combinations `row` holds; true when any is left.
+#[inline]
+fn narrow(domain: &mut [u64], row: &[u64]) -> bool {
+    let mut left = 0;
+    for (d, r) in domain.iter_mut().zip(row) {
+        *d &= r;
+        left |= *d;
+    }
+    left != 0
 }
 
 fn count(words: &[u64]) -> u32 {
