@@ -51,24 +51,32 @@ pub struct Context {
     pub(crate) engine: Engine,
 }
 
-/// Sets the walk of a level checks before the search from the combinations' side
-/// takes over (see [`Engine::Fast`]): a few tens of milliseconds, against a few
-/// hundred for that search on a hidden-operation 9×9 at level 7, so a removing set
-/// met early is found as fast as before, and a level with none is not walked to its
-/// end.
+/// Sets the walk of the deepest level tried checks before the search from the
+/// combinations' side takes over (see [`Engine::Fast`]): that walk goes on from the
+/// level's last success, where the next removing set is often near (at level 6 of
+/// 26 slow hidden-operation 8×8s and 9×9s, it met one in 46 % of its searches,
+/// after 3–4 ms), while checking 5 000 sets costs 15–40 ms.
 const WALK_BEFORE_CORES: u64 = 5_000;
+
+/// The same for a shallower level, which walks only the sets holding a cage changed
+/// since it last found nothing: such a walk seldom meets a removing set (in 8 %
+/// of those searches at level 6 on the same puzzles), and checking 5 000 sets
+/// there cost as much as the search it then handed over to.
+const DIRTY_WALK_BEFORE_CORES: u64 = 1_000;
 
 /// How cage combinations find the sets that remove something. Every engine finds
 /// the same steps: they differ in time only, and the tests check that they agree.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Engine {
-    /// Set by set up to level 7, where that is quicker (a removing set is usually
-    /// met early); at level 8 (whenever the smaller levels found nothing), where
-    /// millions of sets would be checked one by one, and from level 6 on when an
-    /// operation is hidden (a hidden cage's table is the union of its operations'
-    /// tables, which makes each set's check dearer), the walk checks its first
-    /// [`WALK_BEFORE_CORES`] sets and then hands the level over to the search from
-    /// the combinations' side.
+    /// Set by set up to level 4, and up to level 5 when an operation is hidden,
+    /// where that is quicker: a removing set is usually met early, and the search
+    /// from the combinations' side costs more to set up than the walk (a hidden
+    /// cage's table is the union of its operations' tables: handing level 5 over
+    /// too made middling hidden 9×9s 1.2–2.3 times slower). From level 5 on (6
+    /// with hidden operations), whenever the smaller levels found nothing, the
+    /// walk checks its first [`WALK_BEFORE_CORES`] sets at the deepest level
+    /// tried, or its first [`DIRTY_WALK_BEFORE_CORES`] at a shallower one, and
+    /// then hands the level over to the search from the combinations' side.
     Fast,
     /// From the combinations' side from this level on (at least 3), whenever the
     /// smaller levels found nothing: for the tests, which so cover that search on
@@ -81,10 +89,12 @@ pub enum Engine {
 impl Engine {
     /// How many sets the walk checks before a level searched from the combinations'
     /// side (see [`Engine::by_cores`]) hands over to that search (`None`: that search
-    /// answers the level from the start).
-    pub(crate) fn walk_before_cores(self) -> Option<u64> {
+    /// answers the level from the start), at the deepest level tried so far or at a
+    /// shallower one.
+    pub(crate) fn walk_before_cores(self, deepest: bool) -> Option<u64> {
         match self {
-            Engine::Fast => Some(WALK_BEFORE_CORES),
+            Engine::Fast if deepest => Some(WALK_BEFORE_CORES),
+            Engine::Fast => Some(DIRTY_WALK_BEFORE_CORES),
             Engine::CoresFrom(_) | Engine::Reference => None,
         }
     }
@@ -93,7 +103,7 @@ impl Engine {
     /// level found nothing), in a puzzle with or without hidden operations.
     pub(crate) fn by_cores(self, n: usize, hidden_ops: bool) -> bool {
         match self {
-            Engine::Fast => n >= 8 || (hidden_ops && n >= 6),
+            Engine::Fast => n >= if hidden_ops { 6 } else { 5 },
             Engine::CoresFrom(from) => n >= from.max(3),
             Engine::Reference => false,
         }

@@ -192,7 +192,10 @@ impl Technique for CageCombinationFinder {
         };
         let mut found = None;
         let mut settled = false;
-        if let Some(checks) = ctx.engine.walk_before_cores().filter(|_| by_cores) {
+        let walk_limit = ctx
+            .engine
+            .walk_before_cores(!matches!(order, Order::Dirty(_)));
+        if let Some(checks) = walk_limit.filter(|_| by_cores) {
             // A removing set is often met early in the walk; when it is not, the
             // search from the combinations' side answers for the rest of the level
             // (the first removing set in walk order, as the walk would have found).
