@@ -102,8 +102,9 @@ pub(super) struct CoreCache {
 /// assumption changed since.
 struct Snapshot {
     tick: u32,
-    /// Per cage, the tick its universe was built at and its live mask over it.
-    live: HashMap<CageId, (u32, Vec<u64>)>,
+    /// Per cage (by index; `None` for a cage not in the list), the tick its
+    /// universe was built at and its live mask over it.
+    live: Vec<Option<(u32, Vec<u64>)>>,
     /// What the snapshot holds on the budget.
     bytes: usize,
 }
@@ -111,16 +112,14 @@ struct Snapshot {
 impl Snapshot {
     fn of(problem: &Problem, tick: u32, budget: &mut Budget) -> Result<Snapshot, Exhausted> {
         let tables = &problem.tables;
-        let bytes = problem.m * (size_of::<(CageId, (u32, Vec<u64>))>() + 8) + problem.width() * 8;
+        let cages = (0..problem.m).map(|i| tables.cage(i).index() + 1).max();
+        let cages = cages.unwrap_or(0);
+        let bytes = cages * size_of::<Option<(u32, Vec<u64>)>>() + problem.width() * 8;
         budget.reserve(bytes)?;
-        let live = (0..problem.m)
-            .map(|i| {
-                (
-                    tables.cage(i),
-                    (tables.rebased(i), problem.live(i).to_vec()),
-                )
-            })
-            .collect();
+        let mut live = vec![None; cages];
+        for i in 0..problem.m {
+            live[tables.cage(i).index()] = Some((tables.rebased(i), problem.live(i).to_vec()));
+        }
         Ok(Snapshot { tick, live, bytes })
     }
 
@@ -132,7 +131,11 @@ impl Snapshot {
         let tables = &problem.tables;
         positions(among)
             .filter(|&c| {
-                let Some((rebased, old)) = self.live.get(&tables.cage(c)) else {
+                let Some((rebased, old)) = self
+                    .live
+                    .get(tables.cage(c).index())
+                    .and_then(Option::as_ref)
+                else {
                     return true;
                 };
                 let live = problem.live(c);
