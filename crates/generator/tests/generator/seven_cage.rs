@@ -1,7 +1,7 @@
 //! `puzzles/seven-cage/seven-cage.json`, the 9×9s `grader generate --min 5.0`
 //! made (a band Tatham's generator never reaches): each is unique and rated
 //! 5.0 by a fresh grader within `grader grade`'s default limits, its hardest
-//! step a combination of seven cages. 4–8 s a puzzle, so it runs with the
+//! step a combination of seven cages. 3–6 s a puzzle, so it runs with the
 //! slow sweeps (`cargo test --release -- --ignored seven_cage`).
 
 use kenken_formats::{tatham, Strictness};

@@ -24,7 +24,9 @@
 //! clash-free choice for every cage), which makes them large: assuming x only
 //! unsettles the cages whose solution digits clash with it. The witnesses of x are
 //! kept for its next search, at any level: a witness stays one on its cages that
-//! did not change since.
+//! did not change since. A branch finds the witnesses covering its `req` in an
+//! index ([`WitnessTable`]): a word-wise AND per branch instead of a pass over
+//! every witness (a combination can have thousands).
 //!
 //! The result is exact whatever the witnesses are: they only decide how the search
 //! splits. Each combination's cores are kept between the steps of a run
@@ -42,12 +44,10 @@
 //! scratch.
 
 use super::support::{Scratch, Tables};
+use super::witnesses::{Mask, WitnessTable};
 use crate::technique::MAX_CAGE_SET;
 use kenken_model::{bits, Budget, CageId, Exhausted};
 use std::collections::HashMap;
-
-/// A set of list positions.
-type Mask = u128;
 
 /// The most list positions a [`Mask`] holds: longer lists are searched set by set.
 pub(super) const MAX_CAGES: usize = 128;
@@ -433,6 +433,8 @@ struct Search<'p, 'b> {
     grow: Vec<u64>,
     counts: Vec<u32>,
     choice: Vec<u32>,
+    /// The witnesses of the combination searched.
+    witnesses: WitnessTable,
 }
 
 impl<'p, 'b> Search<'p, 'b> {
@@ -450,16 +452,19 @@ impl<'p, 'b> Search<'p, 'b> {
             grow: vec![0; width],
             counts: vec![0; p.m],
             choice: vec![u32::MAX; p.m],
+            witnesses: WitnessTable::default(),
         })
     }
 
     /// Gives back what the search reserved on the budget.
-    fn release(self) {
+    fn release(mut self) {
+        self.witnesses.release(self.budget);
         self.budget.release(self.reserved);
     }
 
     /// Adds the cores of combination `x` of position `a` that hold a cage of `among`
-    /// (each with `a`) to `found`.
+    /// (each with `a`) to `found`; `known` holds the witnesses of x so far, and
+    /// those the search grows are added to it.
     fn cores_holding(
         &mut self,
         a: usize,
@@ -480,53 +485,58 @@ impl<'p, 'b> Search<'p, 'b> {
         }
         let all = (Mask::MAX >> (MAX_CAGES - p.m)) & !bit(a);
         let start = found.len();
+        self.witnesses
+            .start(std::mem::take(known), p.m, self.k, self.budget)?;
         if among & all == all {
-            self.split(0, all, known, found)?;
+            self.split(0, all, found)?;
         } else {
-            self.split_on(0, all, among & all, known, found)?;
+            self.split_on(0, all, among & all, found)?;
         }
+        *known = self.witnesses.take_masks();
         for set in &mut found[start..] {
             *set |= bit(a);
         }
         Ok(())
     }
 
-    /// The cores holding every cage of `req` and none outside `allowed`; `known`
-    /// holds witnesses covering `req` (grown in the branches above), and those this
-    /// branch grows are added to it.
-    fn split(
-        &mut self,
-        req: Mask,
-        allowed: Mask,
-        known: &mut Vec<Mask>,
-        found: &mut Vec<Mask>,
-    ) -> Result<(), Unanswered> {
+    /// The cores holding every cage of `req` and none outside `allowed`. The
+    /// witnesses covering `req` (at depth `|req|` of the table: met before, or
+    /// grown in the branches above) guide it, and those it grows join them.
+    fn split(&mut self, req: Mask, allowed: Mask, found: &mut Vec<Mask>) -> Result<(), Unanswered> {
         let size = req.count_ones() as usize;
         if size + ((allowed & !req).count_ones() as usize) < self.k {
             return Ok(());
         }
-        self.budget.spend(known.len() as u64 / 8 + 1)?;
+        self.budget
+            .spend(self.witnesses.count(size) as u64 / 8 + 1)?;
         if size + 1 == self.k {
             // A cage a known witness covers (with `req`) makes no core with `req`.
-            let open = known.iter().fold(allowed & !req, |open, &w| open & !w);
+            let open = self
+                .witnesses
+                .covering(size)
+                .fold(allowed & !req, |open, w| open & !w);
             if open == 0 {
                 return Ok(());
             }
             return self.last_cage(req, open, found);
         }
-        // The known witness that misses the fewest allowed cages.
+        // The known witness that misses the fewest allowed cages (the first met
+        // of them).
         let mut best: Option<(Mask, u32)> = None;
-        for &w in known.iter() {
+        for w in self.witnesses.covering(size) {
             let missed = (allowed & !w).count_ones();
             if best.is_none_or(|(_, b)| missed < b) {
                 best = Some((w, missed));
+                if missed == 0 {
+                    break;
+                }
             }
         }
         let covered = match best {
             Some((w, missed)) if missed <= SPLIT_WITHOUT_GROWING => w,
             _ => match self.grow(req, allowed)? {
                 Some(grown) => {
-                    known.push(grown);
+                    self.witnesses.push(grown, size, self.budget)?;
                     match best {
                         Some((w, missed)) if missed <= (allowed & !grown).count_ones() => w,
                         _ => grown,
@@ -536,7 +546,7 @@ impl<'p, 'b> Search<'p, 'b> {
                 None => return Err(Unanswered::NotApplicable),
             },
         };
-        self.split_on(req, allowed, allowed & !covered, known, found)
+        self.split_on(req, allowed, allowed & !covered, found)
     }
 
     /// The cores holding every cage of `req`, at least one of `on` and none outside
@@ -547,18 +557,13 @@ impl<'p, 'b> Search<'p, 'b> {
         req: Mask,
         allowed: Mask,
         on: Mask,
-        known: &mut Vec<Mask>,
         found: &mut Vec<Mask>,
     ) -> Result<(), Unanswered> {
         let mut allowed = allowed;
-        let mut branch = Vec::new();
+        let depth = req.count_ones() as usize + 1;
         for c in positions(on) {
-            branch.clear();
-            branch.extend(known.iter().copied().filter(|&w| w & bit(c) != 0));
-            let inherited = branch.len();
-            self.split(req | bit(c), allowed, &mut branch, found)?;
-            // What the branch grew covers `req` too.
-            known.extend_from_slice(&branch[inherited..]);
+            self.witnesses.enter(depth, c);
+            self.split(req | bit(c), allowed, found)?;
             allowed &= !bit(c);
         }
         Ok(())

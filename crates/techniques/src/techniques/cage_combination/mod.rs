@@ -16,6 +16,7 @@ mod connected_sets;
 mod cores;
 mod proof;
 pub(crate) mod support;
+mod witnesses;
 mod words;
 
 pub use words::CageCombination;
