@@ -44,7 +44,7 @@
 //! scratch.
 
 use super::support::{Scratch, Tables};
-use super::witnesses::{Mask, WitnessTable};
+use super::witnesses::{bit, Mask, WitnessTable};
 use crate::technique::MAX_CAGE_SET;
 use kenken_model::{bits, Budget, CageId, Exhausted};
 use std::collections::HashMap;
@@ -339,10 +339,6 @@ fn positions(mut set: Mask) -> impl Iterator<Item = usize> {
             p
         })
     })
-}
-
-fn bit(p: usize) -> Mask {
-    1 << p
 }
 
 /// The list's cages as the search reads them: live masks over their universes

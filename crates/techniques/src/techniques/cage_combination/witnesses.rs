@@ -15,6 +15,11 @@ use kenken_model::{bits, Budget, Exhausted};
 /// A set of list positions.
 pub(super) type Mask = u128;
 
+/// The set of list position `p` alone.
+pub(super) fn bit(p: usize) -> Mask {
+    1 << p
+}
+
 /// The witnesses of one combination, with the sets that index them.
 #[derive(Default)]
 pub(super) struct WitnessTable {
@@ -81,10 +86,7 @@ impl WitnessTable {
 
     /// How many witnesses cover the required cages of the branch at `depth`.
     pub(super) fn count(&self, depth: usize) -> usize {
-        self.covering[depth]
-            .iter()
-            .map(|w| w.count_ones() as usize)
-            .sum()
+        bits::count(&self.covering[depth])
     }
 
     /// The witnesses covering the required cages of the branch at `depth`, in the
@@ -101,7 +103,9 @@ impl WitnessTable {
         let cage = self.by_cage[c].get_or_insert_with(|| {
             let mut set = vec![0u64; words];
             for (i, &w) in masks.iter().enumerate() {
-                set[i / 64] |= u64::from(w & (1 << c) != 0) << (i % 64);
+                if w & bit(c) != 0 {
+                    bits::insert(&mut set, i);
+                }
             }
             set
         });
@@ -126,12 +130,14 @@ impl WitnessTable {
         for (c, set) in self.by_cage.iter_mut().enumerate() {
             if let Some(set) = set {
                 set.resize(words, 0);
-                set[i / 64] |= u64::from(witness & (1 << c) != 0) << (i % 64);
+                if witness & bit(c) != 0 {
+                    bits::insert(set, i);
+                }
             }
         }
         for set in &mut self.covering[..=depth] {
             set.resize(words, 0);
-            set[i / 64] |= 1 << (i % 64);
+            bits::insert(set, i);
         }
         Ok(())
     }
