@@ -245,9 +245,11 @@ class _Terminated(BaseException):
 def _stopped(signum: int, frame: Any) -> None:
     """SIGINT or SIGTERM: the run unwinds (its output's temporary file removed,
     the cluster closed) and says so in one line; what Dask would log about the
-    connections and tasks it drops meanwhile is no news to the user."""
-    for name in ("distributed", "tornado", "asyncio"):
-        logging.getLogger(name).setLevel(logging.CRITICAL + 1)
+    connections and tasks it drops meanwhile is no news to the user. Every
+    logger is silenced, not only Dask's own: Dask gives some of the loggers it
+    uses levels of their own (`tornado.application`, which reports a callback
+    that failed as the loop unwinds), so a parent's level would not reach them."""
+    logging.disable(logging.CRITICAL)
     warnings.simplefilter("ignore")
     sys.unraisablehook = lambda unraisable: None
     if signum == signal.SIGINT:
