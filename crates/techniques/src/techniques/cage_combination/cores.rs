@@ -98,6 +98,14 @@ pub(super) struct CoreCache {
     snapshots: [Option<Snapshot>; MAX_CAGE_SET + 1],
 }
 
+impl CoreCache {
+    /// Whether level `n` keeps what a search found: the next search of the level
+    /// repairs it, and costs less than a first one.
+    pub(super) fn keeps_results(&self, n: usize) -> bool {
+        self.snapshots[n].is_some()
+    }
+}
+
 /// The live masks of the list's cages at a tick, which tell whose domain under an
 /// assumption changed since.
 struct Snapshot {

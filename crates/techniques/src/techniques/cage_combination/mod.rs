@@ -193,9 +193,10 @@ impl Technique for CageCombinationFinder {
         };
         let mut found = None;
         let mut settled = false;
-        let walk_limit = ctx
-            .engine
-            .walk_before_cores(!matches!(order, Order::Dirty(_)));
+        let walk_limit = ctx.engine.walk_before_cores(
+            !matches!(order, Order::Dirty(_)),
+            self.cores.keeps_results(n),
+        );
         if let Some(checks) = walk_limit.filter(|_| by_cores) {
             // A removing set is often met early in the walk; when it is not, the
             // search from the combinations' side answers for the rest of the level
