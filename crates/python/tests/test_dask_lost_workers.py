@@ -214,6 +214,24 @@ def test_the_output_replaces_a_file_and_keeps_its_mode(sample_10k, thread_client
     assert Path(os.devnull).exists() and not Path(os.devnull).is_file()
 
 
+def test_a_stop_whose_exception_was_ignored_still_ends_the_run(sample_10k, thread_client, tmp_path):
+    """A signal's handler runs wherever the main thread is, a finalizer included
+    (a Dask future's `__del__`), and Python ignores an exception raised there:
+    the stop the handler recorded (as `python -m kenken.dask` records it) still
+    ends the run at its next result, and the output is not made."""
+    out = tmp_path / "out.ndjson"
+    kenken.dask._stop_with(KeyboardInterrupt())
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            kenken.dask.grade(str(sample_10k), str(out), client=thread_client)
+    finally:
+        kenken.dask._clear_stop()
+    assert _leftovers(tmp_path) == []
+    # Cleared, the next run is whole.
+    kenken.dask.grade(str(sample_10k), str(out), client=thread_client)
+    assert out.exists()
+
+
 @pytest.mark.parametrize("how", ["SIGTERM", "SIGINT"])
 def test_a_stopped_client_leaves_nothing_behind(corpus, tmp_path, how):
     """`python -m kenken.dask grade -o OUT` stopped by SIGTERM (sent to the

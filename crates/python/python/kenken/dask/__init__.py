@@ -66,6 +66,32 @@ MAX_RESUBMITS = 3
 
 _log = logging.getLogger("kenken.dask")
 
+#: The stop a signal handler raised in this process (``python -m kenken.dask``'s
+#: KeyboardInterrupt or SIGTERM), kept until the run is over. Python runs a
+#: signal handler between any two steps of the main thread, a finalizer's
+#: included (a Dask future's ``__del__``, when the run drops it), and ignores an
+#: exception raised there: the run then goes on. So the runs also look here
+#: before each result and before the output is put in place.
+_stopping: Optional[BaseException] = None
+
+
+def _stop_with(error: BaseException) -> BaseException:
+    """Records that the runs in this process must stop with ``error`` (which the
+    signal handler then raises)."""
+    global _stopping
+    _stopping = error
+    return error
+
+
+def _clear_stop() -> None:
+    global _stopping
+    _stopping = None
+
+
+def _check_stop() -> None:
+    if _stopping is not None:
+        raise _stopping
+
 
 def _whole(name: str, value: Any, least: int, most: Optional[int] = None) -> None:
     """Checks a whole-number option of the Dask side (the grading and generation
@@ -177,6 +203,7 @@ def _open_output(path: Optional[str]) -> Iterator[IO[bytes]]:
         with contextlib.suppress(OSError):
             # A file replaced keeps its permissions, as when written in place.
             os.chmod(partial, stat.S_IMODE(os.stat(target).st_mode))
+        _check_stop()
         os.replace(partial, target)
     except BaseException:
         with contextlib.suppress(OSError):
@@ -238,6 +265,7 @@ class _InFlight:
 
     def next_result(self) -> Any:
         """The oldest task's result."""
+        _check_stop()
         task = self.tasks.popleft()
         while True:
             try:

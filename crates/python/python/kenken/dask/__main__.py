@@ -13,7 +13,7 @@ import warnings
 from typing import Any, Optional, Sequence
 
 from ..errors import KenkenError, OutputError
-from . import DEFAULT_ATTEMPTS_PER_TASK, DEFAULT_SHARD_SIZE, attempts_text, band, closest_text, generate, grade
+from . import DEFAULT_ATTEMPTS_PER_TASK, DEFAULT_SHARD_SIZE, _clear_stop, _stop_with, attempts_text, band, closest_text, generate, grade
 
 PROG = "python -m kenken.dask"
 
@@ -248,13 +248,13 @@ def _stopped(signum: int, frame: Any) -> None:
     connections and tasks it drops meanwhile is no news to the user. Every
     logger is silenced, not only Dask's own: Dask gives some of the loggers it
     uses levels of their own (`tornado.application`, which reports a callback
-    that failed as the loop unwinds), so a parent's level would not reach them."""
+    that failed as the loop unwinds), so a parent's level would not reach them.
+    The stop is recorded as well as raised: raised in a finalizer, Python would
+    ignore it, and the run looks for it at its next result."""
     logging.disable(logging.CRITICAL)
     warnings.simplefilter("ignore")
     sys.unraisablehook = lambda unraisable: None
-    if signum == signal.SIGINT:
-        raise KeyboardInterrupt()
-    raise _Terminated()
+    raise _stop_with(KeyboardInterrupt() if signum == signal.SIGINT else _Terminated())
 
 
 def main(argv: Optional[Sequence[str]] = None) -> int:
@@ -286,6 +286,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     finally:
         for signum, handler in previous.items():
             signal.signal(signum, handler)
+        _clear_stop()
 
 
 if __name__ == "__main__":
