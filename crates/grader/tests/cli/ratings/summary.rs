@@ -369,10 +369,9 @@ fn hidden_ops_section(files: &BTreeMap<String, String>, s: &mut String) {
          hidden (each cage shows only its number). Each is graded there with its \
          operations hidden and in its Tatham file with them shown; the means of max \
          and total are over the puzzles mode n solved both ways, those of depth over \
-         the puzzles graded to the end both ways. A puzzle that stops at the work \
-         limit with its operations hidden (status `limit`: `hidden-ops` is graded \
-         with `--max-work 2^27`) counts as not solved hidden; these are the hardest \
-         ones, so the means of the larger sizes are those of the puzzles that finish.\n\n\
+         the puzzles graded to the end both ways. A puzzle the ladder does not solve \
+         with its operations hidden (status `stuck`, or a limit reached) counts as not \
+         solved hidden.\n\n\
          | size | puzzles | solved (shown → hidden) | mean max (shown → hidden) | \
          max higher / lower hidden | mean total (shown → hidden) | mean depth (shown → hidden) |\n\
          |---|---|---|---|---|---|---|"
