@@ -4,7 +4,7 @@
 //! rating shows up here as a list of the rows that moved, column by column.
 //!
 //! After an intended change, `scripts/update-ratings.sh` rewrites the files (it runs
-//! this test with `UPDATE_RATINGS=1`, which writes instead of comparing); review
+//! these tests with `UPDATE_RATINGS=1`, which write instead of comparing); review
 //! `git diff ratings/` before committing.
 //!
 //! The same rows are graded again with `--jobs 1` and compared with `--jobs 2`:
