@@ -12,7 +12,7 @@
 //!
 //! Every file is graded with the default limits, `hidden-ops.json` too: with its
 //! operations hidden, each of its puzzles is graded to the end (solved, or `stuck`
-//! where the ladder has no step left), the slowest 9×9s in 40–50 s, about nine
+//! where the ladder has no step left), the slowest 9×9s in up to 50 s, about nine
 //! minutes of work in all. So it is a slow file ([`SLOW_FILES`]): the regular test
 //! leaves it out (and reads its committed rows for the summary), and the ignored
 //! test [`slow_ratings_match_the_committed_files`] (run by CI) compares it alone,
