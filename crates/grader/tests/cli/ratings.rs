@@ -82,36 +82,52 @@ fn batch_tsv(file: &Path, jobs: usize) -> String {
     stdout(&o)
 }
 
-/// Which corpus files a run grades.
+/// The batch runs the tests compare, each over some of the corpus files.
 #[derive(Clone, Copy, PartialEq)]
-enum Files {
-    /// Every file but [`SLOW_FILES`].
+enum Run {
+    /// Every file but [`SLOW_FILES`], `--jobs 2`.
     Regular,
-    /// [`SLOW_FILES`] alone.
+    /// The same files, `--jobs 1`.
+    RegularOneJob,
+    /// [`SLOW_FILES`] alone, `--jobs 2`.
     Slow,
 }
 
-/// The TSV (by file stem) of each corpus file of `which` under `--jobs N`,
-/// computed once per test binary: the regression test and the jobs test share the
-/// `--jobs 2` run of the regular files. The files are graded by concurrent
-/// processes, so one slow file does not hold up the rest.
-fn graded(which: Files, jobs: usize) -> &'static BTreeMap<String, String> {
-    static ONE: OnceLock<BTreeMap<String, String>> = OnceLock::new();
-    static TWO: OnceLock<BTreeMap<String, String>> = OnceLock::new();
+impl Run {
+    fn jobs(self) -> usize {
+        if self == Run::RegularOneJob {
+            1
+        } else {
+            2
+        }
+    }
+
+    /// Whether the run grades the corpus file with this stem.
+    fn grades(self, stem: &str) -> bool {
+        SLOW_FILES.contains(&stem) == (self == Run::Slow)
+    }
+}
+
+/// The TSV (by file stem) of each corpus file a run grades, computed once per
+/// test binary: the regression test and the jobs test share [`Run::Regular`]. The
+/// files are graded by concurrent processes, so one slow file does not hold up
+/// the rest.
+fn graded(run: Run) -> &'static BTreeMap<String, String> {
+    static REGULAR: OnceLock<BTreeMap<String, String>> = OnceLock::new();
+    static REGULAR_ONE_JOB: OnceLock<BTreeMap<String, String>> = OnceLock::new();
     static SLOW: OnceLock<BTreeMap<String, String>> = OnceLock::new();
-    let cell = match (which, jobs) {
-        (Files::Regular, 1) => &ONE,
-        (Files::Regular, 2) => &TWO,
-        (Files::Slow, 2) => &SLOW,
-        _ => unreachable!("the regular files under --jobs 1 and 2, the slow ones under 2"),
+    let cell = match run {
+        Run::Regular => &REGULAR,
+        Run::RegularOneJob => &REGULAR_ONE_JOB,
+        Run::Slow => &SLOW,
     };
     cell.get_or_init(|| {
         let files = corpus_files();
         std::thread::scope(|s| {
             let runs: Vec<_> = files
                 .iter()
-                .filter(|f| SLOW_FILES.contains(&stem(f).as_str()) == (which == Files::Slow))
-                .map(|f| s.spawn(move || (stem(f), batch_tsv(f, jobs))))
+                .filter(|f| run.grades(&stem(f)))
+                .map(|f| s.spawn(move || (stem(f), batch_tsv(f, run.jobs()))))
                 .collect();
             runs.into_iter().map(|r| r.join().unwrap()).collect()
         })
@@ -249,7 +265,7 @@ fn changed(report: &str) -> String {
 
 #[test]
 fn ratings_match_the_committed_files() {
-    let fresh = graded(Files::Regular, 2);
+    let fresh = graded(Run::Regular);
     let dir = root().join("ratings");
     let mut report = compare_or_write(fresh);
     // Ratings of corpus files that are gone.
@@ -305,13 +321,13 @@ fn ratings_match_the_committed_files() {
 #[test]
 #[ignore = "minutes: hidden-ops.json graded to the end"]
 fn slow_ratings_match_the_committed_files() {
-    let report = compare_or_write(graded(Files::Slow, 2));
+    let report = compare_or_write(graded(Run::Slow));
     assert!(report.is_empty(), "{}", changed(&report));
 }
 
 #[test]
 fn batch_rows_do_not_depend_on_jobs() {
-    let (one, two) = (graded(Files::Regular, 1), graded(Files::Regular, 2));
+    let (one, two) = (graded(Run::RegularOneJob), graded(Run::Regular));
     let report: String = one
         .iter()
         .map(|(name, tsv)| diff(name, tsv, &two[name]))
