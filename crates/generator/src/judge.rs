@@ -43,6 +43,10 @@ pub fn limits(request: &Request) -> Limits {
 /// it is stuck, and deep cage-combination searches cost far more than a count.
 const GRADE_FIRST_DEPTH: usize = 4;
 
+/// The deepest cage combinations the ladder tries when it looks for where an
+/// ambiguous candidate's second solution hides (see [`Judge::ambiguity_focus`]).
+const AMBIGUITY_FOCUS_DEPTH: usize = 4;
+
 /// The walk's solution count may spend this share of a candidate's work:
 /// proving a unique candidate unique takes far less, and the candidates that
 /// need more are almost all ambiguous ones with clues that say too little.
@@ -182,6 +186,22 @@ impl Judge {
     fn rate(&self, grader: &Grader) -> (Judgement, Option<Vec<usize>>) {
         let (summary, grid) = grader.rate_with_grid(self.capped);
         judgement_of(summary.status, summary.max, summary.total, &grid)
+    }
+
+    /// Where an ambiguous candidate's second solution hides: the cells left open
+    /// by the cut ladder with cage combinations of at most
+    /// [`AMBIGUITY_FOCUS_DEPTH`] cages. No ladder places a cell where two
+    /// solutions differ, and a shallower ladder leaves open every cell a deeper
+    /// one does; on an ambiguous candidate the deep levels only prove that they
+    /// find nothing, which costs a second or more on a hidden-operation 9×9.
+    pub fn ambiguity_focus(&self, puzzle: &Puzzle) -> Vec<usize> {
+        let Ok(grader) = Grader::deferred(puzzle, self.limits) else {
+            return Vec::new();
+        };
+        let mut shallow = self.capped;
+        shallow.max_depth = shallow.max_depth.min(AMBIGUITY_FOCUS_DEPTH);
+        let (_, grid) = grader.rate_with_grid(shallow);
+        open_cells(&grid)
     }
 
     /// Where the candidate's difficulty lies, by the cut ladder: the cells of
@@ -400,6 +420,38 @@ mod tests {
             }
         }
         assert!(above > 40, "only {above} cut short");
+    }
+
+    /// On ambiguous candidates (corpus puzzles of up to 6×6 with their
+    /// operations hidden), the shallow ladder of the repairs leaves open every
+    /// cell the whole ladder does, so every cell where two solutions differ.
+    #[test]
+    fn the_ambiguity_focus_holds_every_cell_the_whole_ladder_leaves_open() {
+        let ids: Vec<String> =
+            serde_json::from_str(include_str!("../../../puzzles/reference-corpus.json")).unwrap();
+        let mut ambiguous = 0;
+        for id in ids.iter().step_by(7) {
+            let puzzle = tatham::read(id).unwrap().with_hidden_ops();
+            if puzzle.size().get() > 6 {
+                continue;
+            }
+            let request = Request::new(puzzle.size().get(), Rating(0), None);
+            let judge = Judge::new(&request);
+            let Ok(grader) = Grader::deferred(&puzzle, judge.limits) else {
+                continue;
+            };
+            if grader.verdict() != Verdict::Ambiguous {
+                continue;
+            }
+            ambiguous += 1;
+            let shallow = judge.ambiguity_focus(&puzzle);
+            let whole = judge.focus(&puzzle);
+            assert!(!whole.is_empty(), "{id}");
+            for cell in &whole {
+                assert!(shallow.contains(cell), "{id}: cell {cell}");
+            }
+        }
+        assert!(ambiguous > 20, "only {ambiguous} ambiguous");
     }
 
     /// The walk's judgement grades a unique candidate again with more work when

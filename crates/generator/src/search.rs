@@ -5,9 +5,10 @@
 //!   off at the band's max; a candidate beyond the cut counts as one notch above
 //!   the band. Each candidate of an attempt is judged once (a search comes back
 //!   to the same ones often).
-//! * **Repair**: while the candidate is ambiguous, the ladder's stuck grid shows
-//!   where the second solution hides; a cage there is split, given another
-//!   operation or loses a cell (moves that add information).
+//! * **Repair**: while the candidate is ambiguous, the stuck grid of the ladder
+//!   with cage combinations of at most four cages shows where the second
+//!   solution hides (see [`Judge::ambiguity_focus`]); a cage there is split,
+//!   given another operation or loses a cell (moves that add information).
 //! * **Walk** (below the band): each step proposes a mutation (merge, split,
 //!   move a cell, change an operation, and on a 4×4 or 5×5 refill the cages on
 //!   a new solution) and keeps it when the candidate stays unique, by the
@@ -342,7 +343,7 @@ fn attempt_until(
         if judgement == Judgement::OverBudget {
             return Attempt::Missed { closest: None };
         }
-        let focus = open.unwrap_or_else(|| judge.focus(&draft.puzzle()));
+        let focus = open.unwrap_or_else(|| judge.ambiguity_focus(&draft.puzzle()));
         let kind = pick([0, 45, 25, 30, 0], &mut rng);
         if let Some(next) = (0..8).find_map(|_| mutate(kind, &draft, request, &focus, &mut rng)) {
             draft = next;
