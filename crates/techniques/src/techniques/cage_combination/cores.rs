@@ -515,12 +515,12 @@ impl<'p, 'b> Search<'p, 'b> {
             .spend(self.witnesses.count(size) as u64 / 8 + 1)?;
         if size + 1 == self.k {
             // A cage a known witness covers (with `req`) makes no core with `req`.
-            let open = self
-                .witnesses
-                .covering(size)
-                .fold(allowed & !req, |open, w| open & !w);
-            if open == 0 {
-                return Ok(());
+            let mut open = allowed & !req;
+            for w in self.witnesses.covering(size) {
+                open &= !w;
+                if open == 0 {
+                    return Ok(());
+                }
             }
             return self.last_cage(req, open, found);
         }
