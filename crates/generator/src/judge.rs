@@ -362,6 +362,11 @@ mod tests {
     use super::*;
     use kenken_formats::tatham;
 
+    /// The Tatham IDs of the reference corpus.
+    fn corpus_ids() -> Vec<String> {
+        serde_json::from_str(include_str!("../../../puzzles/reference-corpus.json")).unwrap()
+    }
+
     fn cc() -> TechniqueKind {
         TechniqueKind::from_id("cage-combination").unwrap()
     }
@@ -387,8 +392,7 @@ mod tests {
     /// at every cut).
     #[test]
     fn the_cut_ladder_agrees_with_the_full_one() {
-        let ids: Vec<String> =
-            serde_json::from_str(include_str!("../../../puzzles/reference-corpus.json")).unwrap();
+        let ids = corpus_ids();
         let mut above = 0;
         for id in ids.iter().step_by(5) {
             let puzzle = tatham::read(id).unwrap();
@@ -427,8 +431,7 @@ mod tests {
     /// cell the whole ladder does, so every cell where two solutions differ.
     #[test]
     fn the_ambiguity_focus_holds_every_cell_the_whole_ladder_leaves_open() {
-        let ids: Vec<String> =
-            serde_json::from_str(include_str!("../../../puzzles/reference-corpus.json")).unwrap();
+        let ids = corpus_ids();
         let mut ambiguous = 0;
         for id in ids.iter().step_by(7) {
             let puzzle = tatham::read(id).unwrap().with_hidden_ops();
@@ -459,8 +462,7 @@ mod tests {
     /// judgement does not.
     #[test]
     fn a_unique_candidate_out_of_work_is_graded_again_with_more() {
-        let ids: Vec<String> =
-            serde_json::from_str(include_str!("../../../puzzles/reference-corpus.json")).unwrap();
+        let ids = corpus_ids();
         let options = Options::default();
         for id in &ids {
             let puzzle = tatham::read(id).unwrap();
