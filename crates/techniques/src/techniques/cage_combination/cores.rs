@@ -588,7 +588,13 @@ impl<'p, 'b> Search<'p, 'b> {
         // The domains the choice for `req` leaves, then the greedy extension: the
         // open cage with the fewest combinations left first (dropping the cages
         // left with none), its solution combination when it is left, else its
-        // first.
+        // first. (Measured against this on 30 hidden-operation 7×7–9×9s of
+        // 0.25–6 s: taking first every open cage whose solution combination
+        // fits, 1.29× the time, though on README's 9×9 with half the branches;
+        // when the solution combination is gone, the one of the cage's first 3
+        // or 8 that leaves its linked cages the most, the same time. On README's
+        // 9×9: the order fixed by the first counts, a cage narrowed only when its
+        // turn comes, 1.7×; never the solution combination first, about 1.7×.)
         let mut open = allowed & !req;
         self.budget
             .spend(u64::from(open.count_ones()) * u64::from(req.count_ones()))?;
