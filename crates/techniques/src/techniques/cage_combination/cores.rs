@@ -43,7 +43,7 @@
 //! search on every corpus puzzle, and the kept results against searches from
 //! scratch.
 
-use super::support::{Scratch, Tables};
+use super::support::{PairRows, Scratch, Tables};
 use super::witnesses::{bit, Mask, WitnessTable};
 use crate::technique::MAX_CAGE_SET;
 use kenken_model::{bits, Budget, CageId, Exhausted};
@@ -358,6 +358,9 @@ struct Problem<'s> {
     off: Vec<usize>,
     live: Vec<u64>,
     links: Vec<Mask>,
+    /// The pair tables of linked positions, position `i`'s with `j` at `i * m + j`
+    /// (empty for the others).
+    pairs: Vec<PairRows<'s>>,
     /// The solution's universe position per list position (`u32::MAX`: unknown).
     seed: Vec<u32>,
 }
@@ -380,6 +383,16 @@ impl<'s> Problem<'s> {
                     .fold(0, |set, j| set | bit(j))
             })
             .collect();
+        let pairs = (0..m * m)
+            .map(|ij| {
+                let (i, j) = (ij / m, ij % m);
+                if tables.linked(i, j) {
+                    tables.pair_rows(i, j)
+                } else {
+                    PairRows::default()
+                }
+            })
+            .collect();
         let seed = (0..m)
             .map(|i| {
                 solution
@@ -397,6 +410,7 @@ impl<'s> Problem<'s> {
             off,
             live,
             links,
+            pairs,
             seed,
         }
     }
@@ -407,8 +421,8 @@ impl<'s> Problem<'s> {
 
     /// The combinations of `j` that fit combination `p` of `i` (linked positions).
     #[inline]
-    fn row(&self, i: usize, p: usize, j: usize) -> &[u64] {
-        self.tables.pair_row(i, p, j)
+    fn row(&self, i: usize, p: usize, j: usize) -> &'s [u64] {
+        self.pairs[i * self.m + j].row(p)
     }
 
     fn width(&self) -> usize {

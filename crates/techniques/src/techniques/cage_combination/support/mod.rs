@@ -325,7 +325,23 @@ pub struct Tables<'t> {
     cache: &'t SupportCache,
 }
 
-impl Tables<'_> {
+/// One linked pair's table as [`Tables::pair_rows`] lends it.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct PairRows<'t> {
+    words: usize,
+    bits: &'t [u64],
+}
+
+impl<'t> PairRows<'t> {
+    /// The combinations of the second cage that fit universe combination `p` of
+    /// the first.
+    #[inline]
+    pub fn row(&self, p: usize) -> &'t [u64] {
+        &self.bits[p * self.words..(p + 1) * self.words]
+    }
+}
+
+impl<'t> Tables<'t> {
     pub fn list_len(&self) -> usize {
         self.cages.len()
     }
@@ -370,12 +386,16 @@ impl Tables<'_> {
         word * 64 + self.list(i).combos[p] as usize
     }
 
-    /// The combinations of position `j` (a bit set over its universe) that fit
-    /// universe combination `p` of position `i`; the two must be linked.
-    #[inline]
-    pub fn pair_row(&self, i: usize, p: usize, j: usize) -> &[u64] {
-        let slot = self.cages[i].index() * self.cache.cage_count + self.cages[j].index();
-        self.cache.pairs[slot].1.row(p)
+    /// The pair table of linked positions `i` and `j`: per universe combination of
+    /// `i`, the combinations of `j` (a bit set over its universe) that fit it.
+    pub fn pair_rows(&self, i: usize, j: usize) -> PairRows<'t> {
+        let cache: &'t SupportCache = self.cache;
+        let slot = self.cages[i].index() * cache.cage_count + self.cages[j].index();
+        let table = &cache.pairs[slot].1;
+        PairRows {
+            words: table.words,
+            bits: &table.bits,
+        }
     }
 }
 
