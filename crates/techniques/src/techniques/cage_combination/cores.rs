@@ -458,7 +458,8 @@ struct Search<'p, 'b> {
 impl<'p, 'b> Search<'p, 'b> {
     fn new(p: &'p Problem<'p>, k: usize, budget: &'b mut Budget) -> Result<Self, Exhausted> {
         let width = p.width();
-        let reserved = (width * (k + 3) + 2 * p.m) * 8;
+        // The search's buffers, and the problem's index of the pair tables.
+        let reserved = (width * (k + 3) + 2 * p.m) * 8 + p.pairs.len() * size_of::<PairRows>();
         budget.reserve(reserved)?;
         Ok(Search {
             p,
