@@ -570,7 +570,10 @@ impl<'p, 'b> Search<'p, 'b> {
 
     /// The cores holding every cage of `req`, at least one of `on` and none outside
     /// `allowed`: the cores holding the first cage of `on`, those holding the
-    /// second but not the first, and so on.
+    /// second but not the first, and so on. First is by list position, so fewest
+    /// live combinations first. (Measured against this on 30 hidden-operation
+    /// 7×7–9×9s of 0.25–6 s: the reverse order, 1.18× the time; fewest
+    /// combinations under the assumption first, 1.03×.)
     fn split_on(
         &mut self,
         req: Mask,

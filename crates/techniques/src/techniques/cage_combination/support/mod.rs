@@ -62,7 +62,7 @@ struct LiveList {
 pub struct SupportCache {
     cage_count: usize,
     lists: Vec<LiveList>,
-    /// `cage_count²` entries, `a * cage_count + b`.
+    /// `cage_count²` entries, at [`SupportCache::pair_slot`].
     pairs: Vec<(Option<u32>, PairTable)>,
     /// Buffers for building pair tables.
     conflicts: Vec<u64>,
@@ -85,6 +85,11 @@ impl SupportCache {
             domains: Vec::new(),
             supported: Vec::new(),
         }
+    }
+
+    /// Where the pair table of (a, b) sits in `pairs`.
+    fn pair_slot(&self, a: CageId, b: CageId) -> usize {
+        a.index() * self.cage_count + b.index()
     }
 
     /// Reads the live mask of `cage` again if it changed after it was read; rebuilds
@@ -133,7 +138,7 @@ impl SupportCache {
     /// Whether the pair table of (a, b) is up to date (neither universe was rebuilt
     /// since it was built). Both lists must be fresh.
     fn pair_fresh(&self, a: CageId, b: CageId) -> bool {
-        let slot = a.index() * self.cage_count + b.index();
+        let slot = self.pair_slot(a, b);
         let rebased = self.lists[a.index()]
             .rebased
             .max(self.lists[b.index()].rebased);
@@ -162,7 +167,7 @@ impl SupportCache {
             budget.reserve(slots * size_of::<(Option<u32>, PairTable)>())?;
             self.pairs = (0..slots).map(|_| (None, PairTable::default())).collect();
         }
-        let slot = a.index() * self.cage_count + b.index();
+        let slot = self.pair_slot(a, b);
         let (la, lb) = (&self.lists[a.index()].combos, &self.lists[b.index()].combos);
         let fp_words = layout.fp_words;
         let words = lb.len().div_ceil(64);
@@ -390,7 +395,7 @@ impl<'t> Tables<'t> {
     /// `i`, the combinations of `j` (a bit set over its universe) that fit it.
     pub fn pair_rows(&self, i: usize, j: usize) -> PairRows<'t> {
         let cache: &'t SupportCache = self.cache;
-        let slot = self.cages[i].index() * cache.cage_count + self.cages[j].index();
+        let slot = cache.pair_slot(self.cages[i], self.cages[j]);
         let table = &cache.pairs[slot].1;
         PairRows {
             words: table.words,
@@ -527,13 +532,12 @@ impl<'a> Scratch<'a> {
         resize_within(&mut self.supported, width, 0, self.budget)?;
 
         let layout = self.state.layout();
-        let count = self.cache.cage_count;
         if n == 2 {
             let (a, b) = (self.cages[set[0]], self.cages[set[1]]);
             if layout.linked(a, b) {
                 self.cache
                     .refresh_pair(layout, a, b, self.clock, self.budget)?;
-                self.pair_support(set, a.index() * count + b.index())?;
+                self.pair_support(set, self.cache.pair_slot(a, b))?;
                 return Ok(self.cuts(set));
             }
         }
@@ -545,7 +549,7 @@ impl<'a> Scratch<'a> {
                 if j != k && layout.linked(a, b) {
                     self.cache
                         .refresh_pair(layout, a, b, self.clock, self.budget)?;
-                    links[k][j] = a.index() * count + b.index();
+                    links[k][j] = self.cache.pair_slot(a, b);
                 }
             }
         }
