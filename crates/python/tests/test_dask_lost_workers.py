@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import functools
 import os
 import signal
 import subprocess
@@ -138,21 +139,25 @@ def test_generate_survives_a_killed_worker(grader, client, tmp_path):
     client.wait_for_workers(2, timeout=60)
 
 
-#: The calls of `_failing_task` so far, and the one that raises.
-_CALLS = {"n": 0, "failing": 0}
+#: Per run of `_failing_on_shard`, the calls of its task so far and the one that
+#: raises. Each run counts its own: tasks of an earlier failed run that are still
+#: running when the next run starts count towards theirs.
+_CALLS: dict[int, dict[str, int]] = {}
 
 
-def _failing_task(shard, options):
-    """`kenken.dask._grade_task`, raising on call `_CALLS["failing"]`."""
-    _CALLS["n"] += 1
-    if _CALLS["n"] == _CALLS["failing"]:
+def _failing_task(run, shard, options):
+    """`kenken.dask._grade_task`, raising on call `_CALLS[run]["failing"]`."""
+    calls = _CALLS[run]
+    calls["n"] += 1
+    if calls["n"] == calls["failing"]:
         raise RuntimeError("a grading task failed")
     return kenken._kenken._grade_shard(shard, **options)
 
 
 def _failing_on_shard(n: int):
-    _CALLS.update(n=0, failing=n)
-    return _failing_task
+    run = len(_CALLS)
+    _CALLS[run] = {"n": 0, "failing": n}
+    return functools.partial(_failing_task, run)
 
 
 @pytest.fixture
