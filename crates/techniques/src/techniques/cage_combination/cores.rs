@@ -14,20 +14,20 @@
 //! it covers, so every core holds one of the cages it misses. A branch of the
 //! search knows cages `req` that every core it looks for holds and the cages
 //! `allowed` they may hold; it takes a known witness covering `req` that misses at
-//! most [`SPLIT_WITHOUT_GROWING`] allowed cages ([`SPLIT_WITHOUT_GROWING_FIRST_LAST`]
-//! two cages short of a core in a first search), or else grows one covering `req`
-//! and as many allowed cages as it can, and splits on the cages the witness misses:
-//! the cores holding the first, those holding the second but not the first, and so
-//! on. A witness covering every allowed cage ends a branch. With n − 2 cages in
-//! `req`, the last cage is settled at once: a few choices for `req` are tried
-//! against every allowed cage, and only a cage none of them fits is checked with
-//! `req` on its own. Witnesses are grown from a solution of the puzzle (a
-//! clash-free choice for every cage), which makes them large: assuming x only
-//! unsettles the cages whose solution digits clash with it. The witnesses of x are
-//! kept for its next search, at any level: a witness stays one on its cages that
-//! did not change since. A branch finds the witnesses covering its `req` in an
-//! index ([`WitnessTable`]): a word-wise AND per branch instead of a pass over
-//! every witness (a combination can have thousands).
+//! most [`SPLIT_WITHOUT_GROWING`] allowed cages
+//! ([`SPLIT_WITHOUT_GROWING_FIRST_DEEP`] two or three cages short of a core in a
+//! first search), or else grows one covering `req` and as many allowed cages as it
+//! can, and splits on the cages the witness misses: the cores holding the first,
+//! those holding the second but not the first, and so on. A witness covering every
+//! allowed cage ends a branch. With n − 2 cages in `req`, the last cage is settled
+//! at once: a few choices for `req` are tried against every allowed cage, and only
+//! a cage none of them fits is checked with `req` on its own. Witnesses are grown
+//! from a solution of the puzzle (a clash-free choice for every cage), which makes
+//! them large: assuming x only unsettles the cages whose solution digits clash with
+//! it. The witnesses of x are kept for its next search, at any level: a witness
+//! stays one on its cages that did not change since. A branch finds the witnesses
+//! covering its `req` in an index ([`WitnessTable`]): a word-wise AND per branch
+//! instead of a pass over every witness (a combination can have thousands).
 //!
 //! The result is exact whatever the witnesses are: they only decide how the search
 //! splits. Each combination's cores are kept between the steps of a run
@@ -67,12 +67,14 @@ const LAST_CAGE_CHOICES: usize = 8;
 /// 0.2–5 s: 1 as the threshold, 100 %; 2, 91 %; 3, 83 %; 4, 81 %; 6, 111 %.)
 const SPLIT_WITHOUT_GROWING: u32 = 3;
 
-/// The same in a combination's first search (not a repair), at a branch two cages
-/// short of a core, whose branches settle their last cage at once. (Measured
-/// against 3 there: README's 9×9 with `--hide-ops`, 0.75× the time; 30
-/// hidden-operation 7×7–9×9s of 0.25–6 s, 0.97×, the heaviest 9×9s 0.83–0.86×.
-/// In repairs too: README's 9×9 the same, but 8×8s up to 1.2×.)
-const SPLIT_WITHOUT_GROWING_FIRST_LAST: u32 = 5;
+/// The same in a combination's first search (not a repair), at a branch two or
+/// three cages short of a core (the branches of the first settle their last cage
+/// at once). (Measured against 3 there: at two short, README's 9×9 with
+/// `--hide-ops` 0.75× the time, 30 hidden-operation 7×7–9×9s of 0.25–6 s 0.97×,
+/// the heaviest 9×9s 0.83–0.86×; at three short as well, README's 9×9 0.90× more,
+/// 29 hidden-operation 8×8s and 9×9s of 0.3–4.5 s 0.99×, and 4 there, 0.94× and
+/// 0.99×. In repairs too: README's 9×9 the same, but 8×8s up to 1.2×.)
+const SPLIT_WITHOUT_GROWING_FIRST_DEEP: u32 = 5;
 
 /// Why the search from the combinations' side did not answer.
 #[derive(Debug)]
@@ -583,8 +585,8 @@ impl<'p, 'b> Search<'p, 'b> {
     /// The most allowed cages a known witness may miss for a branch with `size`
     /// required cages to split on them rather than grow a witness.
     fn split_without_growing(&self, size: usize) -> u32 {
-        if self.first && size + 2 == self.k {
-            SPLIT_WITHOUT_GROWING_FIRST_LAST
+        if self.first && size + 3 >= self.k {
+            SPLIT_WITHOUT_GROWING_FIRST_DEEP
         } else {
             SPLIT_WITHOUT_GROWING
         }
