@@ -71,9 +71,10 @@ const SPLIT_WITHOUT_GROWING: u32 = 3;
 /// three cages short of a core (the branches of the first settle their last cage
 /// at once). (Measured against 3 there: at two short, README's 9×9 with
 /// `--hide-ops` 0.75× the time, 30 hidden-operation 7×7–9×9s of 0.25–6 s 0.97×,
-/// the heaviest 9×9s 0.83–0.86×; at three short as well, README's 9×9 0.90× more,
-/// 29 hidden-operation 8×8s and 9×9s of 0.3–4.5 s 0.99×, and 4 there, 0.94× and
-/// 0.99×. In repairs too: README's 9×9 the same, but 8×8s up to 1.2×.)
+/// the heaviest 9×9s 0.83–0.86×; at three short as well, README's 9×9 0.90–0.92×
+/// more, 29 hidden-operation 8×8s and 9×9s of 0.3–4.5 s 0.99–1.02× and all 80 of
+/// `hidden-ops.json` 1.01× (noise), and 4 there, 0.94× and 0.99×. In repairs too:
+/// README's 9×9 the same, but 8×8s up to 1.2×.)
 const SPLIT_WITHOUT_GROWING_FIRST_DEEP: u32 = 5;
 
 /// Why the search from the combinations' side did not answer.
