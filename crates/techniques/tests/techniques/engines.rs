@@ -10,11 +10,17 @@
 //! puzzles with hidden operations are compared within a work limit: the steps both
 //! engines reach must be the same, and a run one engine finishes the other must
 //! finish alike. The regular run compares every eighth puzzle; `--ignored` (the
-//! slow sweeps of `.ci/run`) compares them all.
+//! slow sweeps of `.ci/run`) compares them all. Random puzzles (cages grown over
+//! a Latin square, as the fuzzing grows them), shown and hidden, are compared the
+//! same way, so the engines meet cage sets no corpus file holds.
 
 use super::corpus::{for_each_parallel, hidden_ops_corpus, report, tatham_corpus, Entry};
+use super::fuzz::puzzle_of_size;
 use kenken_model::Limits;
 use kenken_techniques::{Engine, Grader, Options};
+use proptest::prelude::*;
+use proptest::test_runner::{Config, RngAlgorithm, TestRng, TestRunner};
+use std::cell::Cell;
 use std::time::Instant;
 
 /// What an entry's two runs differ in, if anything.
@@ -113,4 +119,66 @@ fn engines_agree_on_every_tatham_and_reference_puzzle() {
 #[ignore = "minutes: the slow sweeps of .ci/run"]
 fn engines_agree_on_every_puzzle_with_hidden_operations() {
     hidden_operations(1);
+}
+
+/// Random 5×5 to 7×7 puzzles whose clues hold on their square, each with its
+/// operations shown and hidden: the engines against the reference, within a
+/// work limit. Most are ambiguous or easy; the check asks that enough of the runs
+/// combine three cages or more (where the search from the combinations' side
+/// answers) for the comparison to say something.
+#[test]
+fn engines_agree_on_random_puzzles() {
+    let config = Config {
+        cases: 300,
+        failure_persistence: None,
+        max_shrink_iters: 200,
+        ..Config::default()
+    };
+    let rng = TestRng::from_seed(RngAlgorithm::ChaCha, &[23; 32]);
+    let mut runner = TestRunner::new_with_rng(config, rng);
+    let limits = Limits {
+        work: 1 << 22,
+        ..Limits::new()
+    };
+    let (runs, deep) = (Cell::new(0u32), Cell::new(0u32));
+    let started = Instant::now();
+    let result = runner.run(&(5..=7usize).prop_flat_map(puzzle_of_size), |case| {
+        if case.square.is_none() {
+            return Ok(());
+        }
+        for puzzle in [case.puzzle.clone(), case.puzzle.with_hidden_ops()] {
+            let label = kenken_formats::text::write(&puzzle).unwrap_or_default();
+            let entry = Entry {
+                label,
+                puzzle,
+                limits,
+            };
+            if let Some(problem) = disagreement(&entry, limits) {
+                prop_assert!(false, "{}", problem);
+            }
+            runs.set(runs.get() + 1);
+            let grader = Grader::with_limits(&entry.puzzle, limits).expect("graded above");
+            let reference =
+                grader.grade_with(Options::cage_combinations_only(), false, Engine::Reference);
+            if reference.depth >= 3 {
+                deep.set(deep.get() + 1);
+            }
+        }
+        Ok(())
+    });
+    if let Err(e) = result {
+        panic!("engines on random puzzles: {e}");
+    }
+    eprintln!(
+        "engines agree on {} random runs, {} of them combining three cages or more, {:.1} s",
+        runs.get(),
+        deep.get(),
+        started.elapsed().as_secs_f64()
+    );
+    assert!(
+        deep.get() * 4 >= runs.get(),
+        "only {} of {} runs combined three cages or more",
+        deep.get(),
+        runs.get()
+    );
 }

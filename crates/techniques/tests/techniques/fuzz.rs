@@ -28,9 +28,9 @@ const GRACE: Duration = Duration::from_millis(500);
 
 /// A puzzle to grade, and the Latin square its clues hold on, if they all do.
 #[derive(Clone, Debug)]
-struct Case {
-    puzzle: Puzzle,
-    square: Option<Vec<Digit>>,
+pub(super) struct Case {
+    pub(super) puzzle: Puzzle,
+    pub(super) square: Option<Vec<Digit>>,
 }
 
 /// A Latin square (a cyclic one with rows, columns and digits permuted), cages
@@ -109,14 +109,17 @@ fn build(n: usize, rows: &[usize], cols: &[usize], digits: &[Digit], choices: &[
 }
 
 fn random_puzzle() -> impl Strategy<Value = Case> {
-    prop_oneof![3 => 3..=6usize, 2 => 7..=9usize].prop_flat_map(|n| {
-        let perm = |n: usize| Just((0..n).collect::<Vec<_>>()).prop_shuffle();
-        let digits = Just((1..=n as Digit).collect::<Vec<_>>()).prop_shuffle();
-        let choices = prop::collection::vec(any::<u32>(), 1..64);
-        (perm(n), perm(n), digits, choices).prop_map(move |(rows, cols, digits, choices)| {
-            build(n, &rows, &cols, &digits, &choices)
-        })
-    })
+    prop_oneof![3 => 3..=6usize, 2 => 7..=9usize].prop_flat_map(puzzle_of_size)
+}
+
+/// A random puzzle of size `n`, cages grown over a Latin square as [`build`]
+/// grows them.
+pub(super) fn puzzle_of_size(n: usize) -> impl Strategy<Value = Case> {
+    let perm = |n: usize| Just((0..n).collect::<Vec<_>>()).prop_shuffle();
+    let digits = Just((1..=n as Digit).collect::<Vec<_>>()).prop_shuffle();
+    let choices = prop::collection::vec(any::<u32>(), 1..64);
+    (perm(n), perm(n), digits, choices)
+        .prop_map(move |(rows, cols, digits, choices)| build(n, &rows, &cols, &digits, &choices))
 }
 
 /// Game IDs to mutate: Tatham puzzles of several sizes and levels.
