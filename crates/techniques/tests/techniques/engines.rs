@@ -123,7 +123,7 @@ fn engines_agree_on_every_puzzle_with_hidden_operations() {
 
 /// Random 5×5 to 7×7 puzzles whose clues hold on their square, each with its
 /// operations shown and hidden: the engines against the reference, within a
-/// work limit. Most are ambiguous or easy; the check asks that enough of the runs
+/// work limit. Many are ambiguous or easy; the check asks that enough of the runs
 /// combine three cages or more (where the search from the combinations' side
 /// answers) for the comparison to say something.
 #[test]
