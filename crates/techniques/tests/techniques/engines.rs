@@ -25,13 +25,17 @@ use std::time::Instant;
 
 /// What an entry's two runs differ in, if anything.
 fn disagreement(e: &Entry, limits: Limits) -> Option<String> {
-    let grader = match Grader::with_limits(&e.puzzle, limits) {
-        Ok(grader) => grader,
-        Err(stopped) => return Some(format!("{}: {stopped:?}", e.label)),
-    };
+    compared(e, limits).map_or_else(Some, |(problem, _)| problem)
+}
+
+/// What an entry's two runs differ in from the reference, if anything, and the
+/// reference's mode c depth; an error when the grader cannot be built.
+fn compared(e: &Entry, limits: Limits) -> Result<(Option<String>, usize), String> {
+    let grader = Grader::with_limits(&e.puzzle, limits)
+        .map_err(|stopped| format!("{}: {stopped:?}", e.label))?;
     let options = Options::cage_combinations_only();
     let reference = grader.grade_with(options, false, Engine::Reference);
-    [
+    let problem = [
         (
             Engine::CoresFrom(3),
             "the search from the combinations' side",
@@ -42,7 +46,8 @@ fn disagreement(e: &Entry, limits: Limits) -> Option<String> {
     .find_map(|(engine, name)| {
         let graded = grader.grade_with(options, false, engine);
         differences(e, &graded, &reference, name)
-    })
+    });
+    Ok((problem, reference.depth))
 }
 
 /// Where an engine's grade (`name`) and the reference's part, if they do.
@@ -153,14 +158,15 @@ fn engines_agree_on_random_puzzles() {
                 puzzle,
                 limits,
             };
-            if let Some(problem) = disagreement(&entry, limits) {
+            let (problem, depth) = match compared(&entry, limits) {
+                Ok(compared) => compared,
+                Err(problem) => (Some(problem), 0),
+            };
+            if let Some(problem) = problem {
                 prop_assert!(false, "{}", problem);
             }
             runs.set(runs.get() + 1);
-            let grader = Grader::with_limits(&entry.puzzle, limits).expect("graded above");
-            let reference =
-                grader.grade_with(Options::cage_combinations_only(), false, Engine::Reference);
-            if reference.depth >= 3 {
+            if depth >= 3 {
                 deep.set(deep.get() + 1);
             }
         }

@@ -566,15 +566,9 @@ impl<'p, 'b> Search<'p, 'b> {
             // Many cages left open: a witness grown here may cover many of them,
             // and the branches beside this one can use it.
             if open.count_ones() >= GROW_FOR_LAST_CAGE {
-                match self.grow(req, allowed)? {
-                    Some(grown) => {
-                        self.witnesses.push(grown, size, self.budget)?;
-                        open &= !grown;
-                        if open == 0 {
-                            return Ok(());
-                        }
-                    }
-                    None => return Err(Unanswered::NotApplicable),
+                open &= !self.grow_witness(req, allowed, size)?;
+                if open == 0 {
+                    return Ok(());
                 }
             }
             return self.last_cage(req, open, found);
@@ -593,19 +587,29 @@ impl<'p, 'b> Search<'p, 'b> {
         }
         let covered = match best {
             Some((w, missed)) if missed <= self.split_without_growing(size) => w,
-            _ => match self.grow(req, allowed)? {
-                Some(grown) => {
-                    self.witnesses.push(grown, size, self.budget)?;
-                    match best {
-                        Some((w, missed)) if missed <= (allowed & !grown).count_ones() => w,
-                        _ => grown,
-                    }
+            _ => {
+                let grown = self.grow_witness(req, allowed, size)?;
+                match best {
+                    Some((w, missed)) if missed <= (allowed & !grown).count_ones() => w,
+                    _ => grown,
                 }
-                // Fewer than n − 1 cages without a choice.
-                None => return Err(Unanswered::NotApplicable),
-            },
+            }
         };
         self.split_on(req, allowed, allowed & !covered, found)
+    }
+
+    /// Grows a witness for the branch with required cages `req` (`size` of them)
+    /// and allowed cages `allowed` (see [`Search::grow`]), and adds it to the
+    /// branch's witnesses: the cages it covers.
+    fn grow_witness(&mut self, req: Mask, allowed: Mask, size: usize) -> Result<Mask, Unanswered> {
+        match self.grow(req, allowed)? {
+            Some(grown) => {
+                self.witnesses.push(grown, size, self.budget)?;
+                Ok(grown)
+            }
+            // Fewer than n − 1 cages without a choice.
+            None => Err(Unanswered::NotApplicable),
+        }
     }
 
     /// The most allowed cages a known witness may miss for a branch with `size`
