@@ -209,12 +209,19 @@ impl Technique for CageCombinationFinder {
             sets.handed_over = false;
         }
         if by_cores && !settled && !sets.stopped {
+            // The walk takes the first removing set in its order: from its start
+            // on, only the first is needed; sets holding a changed cage, all.
+            let wanted = match &order {
+                Order::From(start) => cores::Wanted::FirstFrom(start.as_deref()),
+                Order::Dirty(_) => cores::Wanted::All,
+            };
             match cores::removing_sets(
                 &mut sets.scratch,
                 n,
                 &solution,
                 (clock, changed_at),
                 &mut self.cores,
+                wanted,
             ) {
                 Ok(removing) => {
                     settled = true;

@@ -60,6 +60,9 @@ fn cores_agree_with_checking_every_set() {
         // universes, rebuilt as combinations die, number the combinations).
         let mut kept = CoreCache::default();
         let mut kept_support = SupportCache::new(layout.cage_count());
+        // The same, asked only for the first set from a start on.
+        let mut kept_first = CoreCache::default();
+        let mut kept_first_support = SupportCache::new(layout.cage_count());
         let (mut clock, mut changed_at) = (0, vec![0; layout.cage_count()]);
         loop {
             let list: Vec<CageId> = p.cage_ids().filter(|&c| s.live_count(c) > 1).collect();
@@ -103,11 +106,54 @@ fn cores_agree_with_checking_every_set() {
                         let mut budget = Budget::unlimited();
                         let mut scratch =
                             Scratch::new(&s, &list, support, at, &changed_at, &mut budget);
-                        let got =
-                            removing_sets(&mut scratch, n, guide, (clock, &changed_at), cache)
-                                .expect("every smaller set removes nothing");
+                        let got = removing_sets(
+                            &mut scratch,
+                            n,
+                            guide,
+                            (clock, &changed_at),
+                            cache,
+                            Wanted::All,
+                        )
+                        .expect("every smaller set removes nothing");
                         assert_eq!(got, expected, "{id} (hidden: {hide}), level {n}");
                     }
+                    // From the middle of the sets on (the first set when there
+                    // are fewer than two): the first there, and no others but
+                    // removing sets.
+                    let start = (expected.len() >= 2).then(|| &expected[expected.len() / 2][..]);
+                    let mut budget = Budget::unlimited();
+                    let mut scratch = Scratch::new(
+                        &s,
+                        &list,
+                        &mut kept_first_support,
+                        clock,
+                        &changed_at,
+                        &mut budget,
+                    );
+                    let got = removing_sets(
+                        &mut scratch,
+                        n,
+                        &seeded,
+                        (clock, &changed_at),
+                        &mut kept_first,
+                        Wanted::FirstFrom(start),
+                    )
+                    .expect("every smaller set removes nothing");
+                    assert!(
+                        got.iter().all(|set| expected.contains(set)),
+                        "{id}, level {n}"
+                    );
+                    let first_from = |sets: &[Vec<usize>]| {
+                        let lo = start.unwrap_or_default();
+                        sets.iter()
+                            .min_by_key(|&set| (&set[..] < lo, set.clone()))
+                            .cloned()
+                    };
+                    assert_eq!(
+                        first_from(&got),
+                        first_from(&expected),
+                        "{id} (hidden: {hide}), level {n}, the first from {start:?}"
+                    );
                     *compared_at_n += 1;
                 }
                 if !expected.is_empty() {
@@ -131,4 +177,30 @@ fn cores_agree_with_checking_every_set() {
         compared[3..6].iter().all(|&c| c >= 5),
         "levels compared: {compared:?}"
     );
+}
+
+/// Every n-set from `lo` up to `hi` (in ascending lexicographic order) is one
+/// [`Between`] describes, for every pair of 3-sets of 7 positions and from the
+/// first set.
+#[test]
+fn between_describes_every_set_of_its_range() {
+    let sets: Vec<Vec<usize>> = (0..7usize)
+        .flat_map(|a| (a + 1..7).flat_map(move |b| (b + 1..7).map(move |c| vec![a, b, c])))
+        .collect();
+    let starts = std::iter::once(Vec::new()).chain(sets.iter().cloned());
+    let mut described = 0;
+    for lo in starts {
+        for hi in sets.iter().filter(|hi| **hi > lo) {
+            let range = Between::new(&lo, hi).expect("a set from lo up to hi");
+            for u in sets.iter().filter(|u| **u >= lo && *u < hi) {
+                let mask = u.iter().fold(0, |set, &p| set | bit(p));
+                assert_eq!(mask & range.prefix, range.prefix, "{lo:?}..{hi:?}: {u:?}");
+                assert_eq!(mask & range.below, 0, "{lo:?}..{hi:?}: {u:?}");
+                assert_ne!(mask & range.window, 0, "{lo:?}..{hi:?}: {u:?}");
+                described += 1;
+            }
+        }
+        assert!(Between::new(&lo, &lo).is_none() || lo.is_empty());
+    }
+    assert!(described > 5_000, "{described}");
 }
