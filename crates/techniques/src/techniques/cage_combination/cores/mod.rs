@@ -14,9 +14,7 @@
 //! it covers, so every core holds one of the cages it misses. A branch of the
 //! search knows cages `req` that every core it looks for holds and the cages
 //! `allowed` they may hold; it takes a known witness covering `req` that misses at
-//! most [`SPLIT_WITHOUT_GROWING`] allowed cages
-//! ([`SPLIT_WITHOUT_GROWING_FIRST_DEEP`] two or three cages short of a core in a
-//! first search), or else grows one covering `req` and as many allowed cages as it
+//! most [`SPLIT_WITHOUT_GROWING`] allowed cages, or else grows one covering `req` and as many allowed cages as it
 //! can, and splits on the cages the witness misses: the cores holding the first,
 //! those holding the second but not the first, and so on. A witness covering every
 //! allowed cage ends a branch. With n − 2 cages in `req`, the last cage is settled
@@ -55,7 +53,6 @@
 //! scratch.
 //!
 //! [`SPLIT_WITHOUT_GROWING`]: search::SPLIT_WITHOUT_GROWING
-//! [`SPLIT_WITHOUT_GROWING_FIRST_DEEP`]: search::SPLIT_WITHOUT_GROWING_FIRST_DEEP
 //! [`WitnessTable`]: super::witnesses::WitnessTable
 
 use super::support::{PairRows, Scratch, Tables};
