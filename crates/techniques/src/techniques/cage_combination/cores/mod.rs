@@ -14,13 +14,14 @@
 //! it covers, so every core holds one of the cages it misses. A branch of the
 //! search knows cages `req` that every core it looks for holds and the cages
 //! `allowed` they may hold; it takes a known witness covering `req` that misses at
-//! most [`SPLIT_WITHOUT_GROWING`] allowed cages, or else grows one covering `req` and as many allowed cages as it
-//! can, and splits on the cages the witness misses: the cores holding the first,
-//! those holding the second but not the first, and so on. A witness covering every
-//! allowed cage ends a branch. With n − 2 cages in `req`, the last cage is settled
-//! at once: a few choices for `req` are tried against every allowed cage no known
-//! witness covers (after growing one when there are many such cages), and only a
-//! cage none of them fits is checked with `req` on its own. Witnesses are grown
+//! most [`SPLIT_WITHOUT_GROWING`] allowed cages, or else grows one covering `req`
+//! and as many allowed cages as it can, and splits on the cages the witness
+//! misses: the cores holding the first, those holding the second but not the
+//! first, and so on. A witness covering every allowed cage ends a branch. With
+//! n − 2 cages in `req`, the last cage is settled at once: a few choices for
+//! `req` are tried against every allowed cage no known witness covers (after
+//! growing one when there are many such cages), and only a cage none of them
+//! fits is checked with `req` on its own. Witnesses are grown
 //! from a solution of the puzzle (a clash-free choice for every cage), which makes
 //! them large: assuming x only unsettles the cages whose solution digits clash with
 //! it. The witnesses of x are kept for its next search, at any level: a witness
