@@ -21,13 +21,13 @@
 //! n − 2 cages in `req`, the last cage is settled at once: a few choices for
 //! `req` are tried against every allowed cage no known witness covers (after
 //! growing one when there are many such cages), and only a cage none of them
-//! fits is checked with `req` on its own. Witnesses are grown
-//! from a solution of the puzzle (a clash-free choice for every cage), which makes
-//! them large: assuming x only unsettles the cages whose solution digits clash with
-//! it. The witnesses of x are kept for its next search, at any level: a witness
-//! stays one on its cages that did not change since. A branch finds the witnesses
-//! covering its `req` in an index ([`WitnessTable`]): a word-wise AND per branch
-//! instead of a pass over every witness (a combination can have thousands).
+//! fits is checked with `req` on its own. Witnesses are grown from a solution of
+//! the puzzle (a clash-free choice for every cage), which makes them large:
+//! assuming x only unsettles the cages whose solution digits clash with it. The
+//! witnesses of x are kept for its next search, at any level: a witness stays one
+//! on its cages that did not change since. A branch finds the witnesses covering
+//! its `req` in an index ([`WitnessTable`]): a word-wise AND per branch instead of
+//! a pass over every witness (a combination can have thousands).
 //!
 //! The result is exact whatever the witnesses are: they only decide how the search
 //! splits. Each combination's cores are kept between the steps of a run

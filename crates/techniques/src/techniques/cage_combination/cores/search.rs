@@ -14,15 +14,14 @@ const LAST_CAGE_CHOICES: usize = 8;
 /// A branch splits on the cages a known witness misses when there are at most this
 /// many, instead of growing a witness that may miss fewer: a grow costs more than
 /// the branches it saves. (Measured against 3 on 2026-12-04, one core, the same
-/// outputs: all 80 hidden-operation 8×8s and 9×9s of `hidden-ops.json` in mode n,
-/// 103.5 s with 3, 90.1 s with 4, 85.4 s with 5, 90.3 s with 6; the slowest of
-/// them (row 204) 9.8 s with 3, 7.9 s with 4, 7.3 s with 5, 7.4 s with 6 and
-/// 8.6 s with 8; the seven-cage 9×9s in mode b
-/// 39.1 s with 3, 31.6 s with 5; hidden generation, ten seeds, 86.5 s with 3,
-/// 88.0 s with 5, the same puzzles but one (a candidate rated 5.2 that the
-/// judge's work limit stops with 3); the ordinary corpus the same. With 7 in a
-/// combination's first search at branches two or three cages short of a core,
-/// the 80 hidden ones 1.03×.)
+/// gradings: all 80 hidden-operation 8×8s and 9×9s of `hidden-ops.json` in mode
+/// n, 103.5 s with 3, 90.1 s with 4, 85.4 s with 5, 90.3 s with 6; the slowest of
+/// them (row 204) 9.8 s with 3, 7.9 s with 4, 7.3 s with 5, 7.4 s with 6 and 8.6 s
+/// with 8; the seven-cage 9×9s in mode b 39.1 s with 3, 31.6 s with 5; hidden
+/// generation, ten seeds, 86.5 s with 3, 88.0 s with 5, the same puzzles but one
+/// (a candidate rated 5.2 that the judge's work limit stops with 3); the ordinary
+/// corpus the same. With 7 in a combination's first search at branches two or
+/// three cages short of a core, the 80 hidden ones 1.03×.)
 pub(super) const SPLIT_WITHOUT_GROWING: u32 = 5;
 
 /// A branch one cage short of a core grows a witness before it settles its
