@@ -2,10 +2,28 @@
 //! --json` and `grader check --json` print, and what the WebAssembly package's
 //! `hint` and `check` return, made here once.
 
-use kenken_model::{Digit, Exhausted, Puzzle};
-use kenken_techniques::position::{CheckReport, Hint};
+use kenken_formats::CellProgress;
+use kenken_model::{Digit, Exhausted, Puzzle, Size};
+use kenken_techniques::position::{CheckReport, Hint, Position, PositionError, Written};
 use kenken_techniques::{Layout, StepReport};
 use serde::{Deserialize, Serialize};
+
+/// The position a progress record gives (a K6C/D6C string's own, or a grid
+/// read with [`kenken_formats::state`]), one entry per cell in reading order.
+pub fn position_from_progress(
+    size: Size,
+    progress: Vec<CellProgress>,
+) -> Result<Position, PositionError> {
+    let cells = progress
+        .into_iter()
+        .map(|p| match p {
+            CellProgress::Unknown => Written::Blank,
+            CellProgress::Solved(d) => Written::Digit(d),
+            CellProgress::Candidates(m) => Written::Marks(m),
+        })
+        .collect();
+    Position::new(size, cells)
+}
 
 /// How much a hint tells; each level tells what the ones before it do, and more.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Deserialize)]
@@ -159,5 +177,34 @@ impl From<&CheckReport> for CheckDoc {
             filled: report.filled,
             cells: report.cells,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use kenken_model::Digits;
+
+    /// Each cell's progress becomes what the solver wrote there, in reading order;
+    /// a record of another grid's length is refused.
+    #[test]
+    fn a_progress_record_becomes_a_position() {
+        let size = Size::new(4).unwrap();
+        let progress =
+            kenken_formats::state::read_grid(size, "1 . [23] .\n. . . .\n. . . .\n. . . 4")
+                .unwrap();
+        let position = position_from_progress(size, progress.clone()).unwrap();
+        let cells = position.cells();
+        assert_eq!(cells[0], Written::Digit(1));
+        assert_eq!(cells[1], Written::Blank);
+        assert_eq!(cells[2], Written::Marks(Digits::from_iter([2, 3])));
+        assert_eq!(cells[15], Written::Digit(4));
+        assert_eq!(
+            position_from_progress(size, progress[..15].to_vec()),
+            Err(PositionError::WrongCellCount {
+                expected: 16,
+                got: 15
+            })
+        );
     }
 }

@@ -146,6 +146,19 @@ fn parse_cell(size: Size, name: &str) -> Result<CellId, Rule> {
     Ok(size.cell(row, col - 1))
 }
 
+/// How the text format writes an operation (`+ - * / !`); `None` when it is
+/// hidden (the format then writes `?`).
+pub fn op_symbol(op: Op) -> Option<&'static str> {
+    Some(match op {
+        Op::Add => "+",
+        Op::Sub => "-",
+        Op::Mul => "*",
+        Op::Div => "/",
+        Op::Given => "!",
+        Op::Hidden => return None,
+    })
+}
+
 /// Writes the text format: `# <size>`, then one line per cage in clue order, cells
 /// in reading order, operators `+ - * / !`. No trailing newline.
 pub fn write(puzzle: &Puzzle) -> Result<String, WriteError> {
@@ -155,15 +168,11 @@ pub fn write(puzzle: &Puzzle) -> Result<String, WriteError> {
     let size = puzzle.size();
     let mut out = format!("# {}", size.get());
     for cage in puzzle.cages() {
-        let op = match cage.op {
-            Op::Add => '+',
-            Op::Sub => '-',
-            Op::Mul => '*',
-            Op::Div => '/',
-            Op::Given => '!',
-            Op::Hidden => '?',
-        };
-        out.push_str(&format!("\n{op} {}", cage.clue));
+        out.push_str(&format!(
+            "\n{} {}",
+            op_symbol(cage.op).unwrap_or("?"),
+            cage.clue
+        ));
         for &c in &cage.cells {
             out.push(' ');
             out.push_str(&size.cell_label(c));

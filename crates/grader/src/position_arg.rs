@@ -7,9 +7,10 @@ use crate::convert::FromFormat;
 use crate::exit::BAD_INPUT;
 use crate::input::{load_puzzle, read_puzzle_arg, HideOps};
 use clap::Args;
+use kenken_batch::positions::position_from_progress;
 use kenken_formats::state;
-use kenken_formats::{CellProgress, Format, Imported};
-use kenken_techniques::position::{Position, Written};
+use kenken_formats::{Format, Imported};
+use kenken_techniques::position::Position;
 use std::process::ExitCode;
 
 /// A puzzle and a solver's position in it.
@@ -73,13 +74,5 @@ fn load_position(
             None => return Ok(Position::blank(puzzle.size())),
         },
     };
-    let entries = progress
-        .into_iter()
-        .map(|p| match p {
-            CellProgress::Unknown => Written::Blank,
-            CellProgress::Solved(d) => Written::Digit(d),
-            CellProgress::Candidates(m) => Written::Marks(m),
-        })
-        .collect();
-    Position::new(puzzle.size(), entries).map_err(|e| fail(format!("bad position: {e}")))
+    position_from_progress(puzzle.size(), progress).map_err(|e| fail(format!("bad position: {e}")))
 }

@@ -4,8 +4,8 @@ use crate::errors::{options_error, warn, FormatError};
 use crate::options;
 use kenken_batch::text::{clip, clip_message, relaxed_warning};
 use kenken_batch::HideOps;
-use kenken_formats::{read_any, write, Format, Imported};
-use kenken_model::{Op, Puzzle as Grid};
+use kenken_formats::{read_any, text, write, Format, Imported};
+use kenken_model::Puzzle as Grid;
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyString, PyType};
@@ -114,18 +114,6 @@ impl Cage {
 /// The operations as a cage's `op` gives them.
 const OPS: [&str; 5] = ["+", "-", "*", "/", "!"];
 
-/// How the text format writes an operation.
-fn op_symbol(op: Op) -> Option<&'static str> {
-    Some(match op {
-        Op::Add => "+",
-        Op::Sub => "-",
-        Op::Mul => "*",
-        Op::Div => "/",
-        Op::Given => "!",
-        Op::Hidden => return None,
-    })
-}
-
 impl Puzzle {
     pub fn grid(&self) -> &Grid {
         &self.imported.puzzle
@@ -214,7 +202,7 @@ impl Puzzle {
             .cages()
             .iter()
             .map(|cage| Cage {
-                op: op_symbol(cage.op),
+                op: text::op_symbol(cage.op),
                 clue: cage.clue,
                 cells: cage.cells.iter().map(|&c| size.cell_label(c)).collect(),
                 positions: cage

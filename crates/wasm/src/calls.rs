@@ -10,16 +10,16 @@
 use crate::given::Given;
 use crate::{json, Failure};
 use kenken_batch::pipeline::{self, Job, CHUNK_PER_JOB};
-use kenken_batch::positions::{CheckDoc, HintDoc, HintLevel};
+use kenken_batch::positions::{position_from_progress, CheckDoc, HintDoc, HintLevel};
 use kenken_batch::solving::{is_finding, search_puzzle, verdict_name};
 use kenken_batch::text::{clip_message, relaxed_warning};
 use kenken_batch::{GradeOptions, GradeRow, GradeSettings, Grading, HideOps, Mode};
 use kenken_formats::batch_input::{self, BatchError};
-use kenken_formats::{read_any, state, write, CellProgress, Format, Imported};
+use kenken_formats::{read_any, state, text, write, Format, Imported};
 use kenken_model::clock::Instant;
-use kenken_model::{options, Budget, Op};
+use kenken_model::{options, Budget};
 use kenken_render::{scene, Subject};
-use kenken_techniques::position::{self, Position, Written};
+use kenken_techniques::position::{self, Position};
 use kenken_techniques::{Grader, StepReport};
 use serde::Serialize;
 use wasm_bindgen::prelude::*;
@@ -79,18 +79,6 @@ pub struct CageDoc {
     pub positions: Vec<(usize, usize)>,
 }
 
-/// How the text format writes an operation.
-fn op_symbol(op: Op) -> Option<&'static str> {
-    Some(match op {
-        Op::Add => "+",
-        Op::Sub => "-",
-        Op::Mul => "*",
-        Op::Div => "/",
-        Op::Given => "!",
-        Op::Hidden => return None,
-    })
-}
-
 /// `read(text, {format, hideOps})`: the puzzle described (see [`PuzzleDoc`]).
 pub fn read_doc(text: &str, format: Option<&str>, hide: HideOps) -> Result<PuzzleDoc, Failure> {
     let arg = PuzzleArg {
@@ -110,7 +98,7 @@ pub fn read_doc(text: &str, format: Option<&str>, hide: HideOps) -> Result<Puzzl
             .cages()
             .iter()
             .map(|cage| CageDoc {
-                op: op_symbol(cage.op),
+                op: text::op_symbol(cage.op),
                 clue: cage.clue,
                 cells: cage.cells.iter().map(|&c| size.cell_label(c)).collect(),
                 positions: cage
@@ -371,15 +359,8 @@ fn position_of(imported: &Imported, state: Option<&str>) -> Result<Position, Fai
             None => return Ok(Position::blank(puzzle.size())),
         },
     };
-    let entries = progress
-        .into_iter()
-        .map(|p| match p {
-            CellProgress::Unknown => Written::Blank,
-            CellProgress::Solved(d) => Written::Digit(d),
-            CellProgress::Candidates(m) => Written::Marks(m),
-        })
-        .collect();
-    Position::new(puzzle.size(), entries).map_err(|e| Failure::format(format!("bad position: {e}")))
+    position_from_progress(puzzle.size(), progress)
+        .map_err(|e| Failure::format(format!("bad position: {e}")))
 }
 
 /// `hint(puzzle, {state, level, …})`: `grader hint --json`'s document.
