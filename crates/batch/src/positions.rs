@@ -1,6 +1,6 @@
-//! A hint and a check from a solver's position as documents: what `grader hint
-//! --json` and `grader check --json` print, and what the WebAssembly package's
-//! `hint` and `check` return, made here once.
+//! A solver's position from a progress record, and a hint and a check from it as
+//! documents: what `grader hint --json` and `grader check --json` print, and what
+//! the WebAssembly package's `hint` and `check` return, made here once.
 
 use kenken_formats::CellProgress;
 use kenken_model::{Digit, Exhausted, Puzzle, Size};
