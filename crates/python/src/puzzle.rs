@@ -5,7 +5,7 @@ use crate::options;
 use kenken_batch::text::{clip, clip_message, relaxed_warning};
 use kenken_batch::HideOps;
 use kenken_formats::{read_any, text, write, Format, Imported};
-use kenken_model::Puzzle as Grid;
+use kenken_model::{Op, Puzzle as Grid};
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyString, PyType};
@@ -53,14 +53,16 @@ impl Cage {
     ) -> PyResult<Cage> {
         let op = match op {
             None => None,
-            Some(given) => Some(OPS.into_iter().find(|&known| known == given).ok_or_else(
-                || {
+            Some(given) => {
+                let symbols = op_symbols();
+                let known = symbols.into_iter().find(|&known| known == given);
+                Some(known.ok_or_else(|| {
                     options_error(format!(
                         "op must be one of {}, or None, not {given:?}",
-                        OPS.join(" ")
+                        symbols.join(" ")
                     ))
-                },
-            )?),
+                })?)
+            }
         };
         if cells.len() != positions.len() {
             return Err(options_error(format!(
@@ -111,8 +113,11 @@ impl Cage {
     }
 }
 
-/// The operations as a cage's `op` gives them.
-const OPS: [&str; 5] = ["+", "-", "*", "/", "!"];
+/// The operations as a cage's `op` gives them (the text format's symbols).
+fn op_symbols() -> [&'static str; 5] {
+    [Op::Add, Op::Sub, Op::Mul, Op::Div, Op::Given]
+        .map(|op| text::op_symbol(op).expect("a shown operation has a symbol"))
+}
 
 impl Puzzle {
     pub fn grid(&self) -> &Grid {
